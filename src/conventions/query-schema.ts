@@ -1,0 +1,93 @@
+import { z } from "@hono/zod-openapi";
+import { SUPPORTED_LOCALES, isSupportedLocale } from "./locales.ts";
+import { intParam, listParam } from "./params.ts";
+import type { AnyResource } from "./resource.ts";
+
+export interface ConventionQuery {
+  page: number;
+  per_page: number;
+  fields?: string[];
+  includes?: string[];
+  locales?: string[] | "ALL";
+  sort?: string;
+  [filter: string]: unknown;
+}
+
+const nameList = (allowed: string[], what: string, description: string) =>
+  listParam(
+    (raw) =>
+      allowed.includes(raw)
+        ? { ok: true, value: raw }
+        : { ok: false, message: `is not a known ${what}; known: ${allowed.join(", ")}` },
+    { itemType: "string", max: allowed.length + 1, description },
+  );
+
+/** Names a client may put in `fields`: every field but the fixed ones, translated ones included. */
+export function selectableFields(resource: AnyResource): string[] {
+  const root = Object.entries(resource.fields)
+    .filter(([, f]) => f.kind !== "fixed")
+    .map(([name]) => name);
+  const translated = Object.keys(resource.translations?.fields ?? {});
+  return [...new Set([...root, ...translated])];
+}
+
+export const sortValues = (resource: AnyResource) =>
+  Object.keys(resource.sorts).flatMap((key) => [`${key}_asc`, `${key}_desc`]);
+
+export const localesParam = () =>
+  listParam<string>(
+    (raw) =>
+      raw === "ALL" || isSupportedLocale(raw)
+        ? { ok: true, value: raw }
+        : { ok: false, message: `is not a supported locale (${SUPPORTED_LOCALES.join(", ")})` },
+    {
+      itemType: "string",
+      max: SUPPORTED_LOCALES.length + 1,
+      problemCode: "unsupported_locale",
+      description:
+        "Locales to return under `translations` (default: the store's primary locale); `ALL` returns every enabled locale.",
+    },
+  ).refine((values) => !(values.includes("ALL") && values.length > 1), {
+    message: "ALL cannot be combined with other locales",
+  });
+
+/** The query schema of a resource's list (or, with `single`, its get): derived, never hand-written. */
+export function conventionQuerySchema(resource: AnyResource, mode: "list" | "single") {
+  const shape: Record<string, z.ZodType> = {};
+  if (resource.selectable !== false) {
+    shape.fields = nameList(
+      selectableFields(resource),
+      "field",
+      "Fields to return besides the fixed ones (default: the default fields).",
+    ).optional();
+  }
+  if (resource.includes) {
+    shape.includes = nameList(
+      Object.keys(resource.includes),
+      "include",
+      "Related objects to embed, each in its default representation.",
+    ).optional();
+  }
+  if (resource.localized) shape.locales = localesParam().optional();
+  if (mode === "list") {
+    const per = resource.perPage ?? { default: 50, max: 100 };
+    shape.page = intParam({ min: 1, description: "Page number, from 1." }).optional();
+    shape.per_page = intParam({
+      min: 1,
+      max: per.max,
+      description: `Page size (default ${per.default}, max ${per.max}).`,
+    }).optional();
+    const sorts = sortValues(resource);
+    shape.sort = z
+      .enum(sorts as [string, ...string[]], { message: `must be one of ${sorts.join(", ")}` })
+      .optional()
+      .openapi({ description: `Order of the list (default ${resource.defaultSort}).` });
+    for (const [name, filter] of Object.entries(resource.filters ?? {})) {
+      shape[name] = filter.required ? filter.schema : filter.schema.optional();
+    }
+  }
+  return z.object(shape).strict();
+}
+
+/** The query schema of a write (POST/PATCH), which answers like a get: `fields` and `locales` only. */
+export const writeQuerySchema = (resource: AnyResource) => conventionQuerySchema(resource, "single");

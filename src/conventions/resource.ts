@@ -1,0 +1,95 @@
+import type { z } from "@hono/zod-openapi";
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Context } from "hono";
+import type { AppEnv, Db } from "../env.ts";
+import type { StoreSettings } from "./store-settings.ts";
+
+/** What rendering needs besides the row: the request's locales, their markets and the store. */
+export interface RenderContext {
+  c: Context<AppEnv>;
+  db: Db;
+  locales: string[];
+  markets: string[];
+  store: StoreSettings;
+  /** Today's UTC date (YYYY-MM-DD), for flash-offer windows. */
+  today: string;
+}
+
+/** Data loaded in batches for a page of rows: loader name → (row id → value). */
+export type Related = Record<string, Map<number, unknown>>;
+
+export interface FieldDef<Row> {
+  kind?: "fixed" | "default" | "optional";
+  render: (row: Row, related: Related, ctx: RenderContext) => unknown;
+  /** Loaders whose data `render` reads. */
+  needs?: string[];
+  /** Output key when it differs from the field name; objects under the same key are merged. */
+  into?: string;
+}
+
+export interface TranslatedFieldDef<Row, TrRow> {
+  kind?: "default" | "optional";
+  render: (tr: TrRow | undefined, locale: string, row: Row, ctx: RenderContext) => unknown;
+}
+
+export interface Loader {
+  /** One query for every row id of the page (bind ids as one JSON parameter). */
+  query: (db: Db, ids: number[], ctx: RenderContext) => BatchItem<"sqlite">;
+  /** Groups the query's result by row id. */
+  collect: (result: unknown) => Map<number, unknown>;
+}
+
+export interface IncludeDef<Row> {
+  resource: () => AnyResource;
+  kind: "one" | "many";
+  /** One query returning the related rows (the included resource's base rows) for the page. */
+  query: (db: Db, rows: Row[], ctx: RenderContext) => BatchItem<"sqlite">;
+  /** Related base rows of each parent row id, in output order. */
+  group: (result: unknown, rows: Row[]) => Map<number, Record<string, unknown>[]>;
+}
+
+export interface FilterDef {
+  schema: z.ZodType;
+  where: (value: never, ctx: RenderContext) => SQL | undefined;
+  required?: boolean;
+}
+
+export type SortDef =
+  | { column: SQLiteColumn }
+  | { translated: SQLiteColumn };
+
+export interface ResourceDef<Row extends { id: number }, TrRow = unknown> {
+  name: string;
+  /** Singular label used in messages ("Brand not found"). */
+  label: string;
+  table: SQLiteTable;
+  idColumn: SQLiteColumn;
+  fields: Record<string, FieldDef<Row>>;
+  translations?: {
+    table: SQLiteTable;
+    fk: SQLiteColumn;
+    localeColumn: SQLiteColumn;
+    fields: Record<string, TranslatedFieldDef<Row, TrRow>>;
+  };
+  loaders?: Record<string, Loader>;
+  includes?: Record<string, IncludeDef<Row>>;
+  filters?: Record<string, FilterDef>;
+  sorts: Record<string, SortDef>;
+  defaultSort: string;
+  /** Extra condition every list and get applies (e.g. rows a view never shows). */
+  scope?: (ctx: RenderContext) => SQL | undefined;
+  perPage?: { default: number; max: number };
+  /** Whether the resource takes `locales` (it has translations or market prices). */
+  localized: boolean;
+  /** Whether `fields` applies (every resource except the store). */
+  selectable?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources
+export type AnyResource = ResourceDef<any, any>;
+
+export const defineResource = <Row extends { id: number }, TrRow = unknown>(
+  def: ResourceDef<Row, TrRow>,
+) => def;

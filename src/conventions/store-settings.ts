@@ -1,0 +1,55 @@
+import type { Context } from "hono";
+import { countTrip } from "../db/client.ts";
+import type { AppEnv } from "../env.ts";
+import { SUPPORTED_LOCALES } from "./locales.ts";
+
+export interface StoreSettings {
+  primaryLocale: string;
+  enabledLocales: string[];
+  /** Store domain per locale, for resource `url` fields. */
+  domains: Record<string, string | null>;
+}
+
+const TTL_MS = 30_000;
+let cached: { settings: StoreSettings; expires: number } | undefined;
+
+export const clearStoreSettingsCache = () => {
+  cached = undefined;
+};
+
+const DEFAULTS: StoreSettings = {
+  primaryLocale: "es-ES",
+  enabledLocales: [...SUPPORTED_LOCALES],
+  domains: {},
+};
+
+/** The store's locale settings, cached per isolate for 30 s (they change only with the seed). */
+export async function getStoreSettings(c: Context<AppEnv>): Promise<StoreSettings> {
+  if (cached && cached.expires > Date.now()) return cached.settings;
+  countTrip(c);
+  const [storeRows, translationRows] = await c.env.DB.batch([
+    c.env.DB.prepare("SELECT primary_locale, enabled_locales FROM store WHERE id = 1"),
+    c.env.DB.prepare("SELECT locale, domain FROM store_translations"),
+  ]);
+  const row = storeRows?.results[0] as { primary_locale: string; enabled_locales: string } | undefined;
+  const settings: StoreSettings = row
+    ? {
+        primaryLocale: row.primary_locale,
+        enabledLocales: JSON.parse(row.enabled_locales) as string[],
+        domains: Object.fromEntries(
+          (translationRows?.results as { locale: string; domain: string | null }[]).map((r) => [
+            r.locale,
+            r.domain,
+          ]),
+        ),
+      }
+    : DEFAULTS;
+  cached = { settings, expires: Date.now() + TTL_MS };
+  return settings;
+}
+
+/** `https://<store domain for that locale>/<slug>`, or null when either part is missing. */
+export function localizedUrl(settings: StoreSettings, locale: string, slug: string | null | undefined) {
+  const domain = settings.domains[locale];
+  return domain && slug ? `https://${domain}/${slug}` : null;
+}

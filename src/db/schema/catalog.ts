@@ -1,0 +1,253 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns.ts";
+
+export const brands = sqliteTable(
+  "brands",
+  {
+    id: integer("id").primaryKey(),
+    internalId: text("internal_id"),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    deliveryTimeInStock: integer("delivery_time_in_stock"),
+    deliveryTimeOutOfStock: integer("delivery_time_out_of_stock"),
+    imageUrl: text("image_url"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("brands_internal_id_unique").on(t.internalId),
+    uniqueIndex("brands_slug_unique").on(t.slug),
+    index("brands_name_idx").on(t.name, t.id),
+  ],
+);
+
+export const brandTranslations = sqliteTable(
+  "brand_translations",
+  {
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    locale: text("locale").notNull(),
+    description: text("description"),
+    bodyHtml: text("body_html"),
+    longName: text("long_name"),
+    metaTitle: text("meta_title"),
+    metaDescription: text("meta_description"),
+    sizeGuideFile: text("size_guide_file", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.locale] })],
+);
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: integer("id").primaryKey(),
+    internalId: text("internal_id"),
+    parentId: integer("parent_id").references((): AnySQLiteColumn => categories.id),
+    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    imageUrl: text("image_url"),
+    merchantCategories: text("merchant_categories", { mode: "json" }).$type<
+      Record<string, { id: string }>
+    >(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("categories_internal_id_unique").on(t.internalId),
+    index("categories_parent_idx").on(t.parentId, t.id),
+    index("categories_status_idx").on(t.status, t.id),
+  ],
+);
+
+export const categoryTranslations = sqliteTable(
+  "category_translations",
+  {
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    locale: text("locale").notNull(),
+    name: text("name"),
+    slug: text("slug"),
+    description: text("description"),
+    bodyHtml: text("body_html"),
+    longName: text("long_name"),
+    metaTitle: text("meta_title"),
+    metaDescription: text("meta_description"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.categoryId, t.locale] }),
+    uniqueIndex("category_translations_slug_unique").on(t.locale, t.slug),
+    index("category_translations_name_idx").on(t.locale, t.name),
+  ],
+);
+
+export const suppliers = sqliteTable(
+  "suppliers",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    internalId: text("internal_id").notNull(),
+    description: text("description"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("suppliers_internal_id_unique").on(t.internalId),
+    index("suppliers_name_idx").on(t.name, t.id),
+  ],
+);
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: integer("id").primaryKey(),
+    internalId: text("internal_id"),
+    productStructure: text("product_structure", { enum: ["simple", "with-variants"] }).notNull(),
+    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    productKind: text("product_kind").notNull(),
+    stockManagement: text("stock_management").notNull(),
+    onlineAvailability: text("online_availability"),
+    modelCode: text("model_code"),
+    taxCategory: text("tax_category").notNull(),
+    supplierId: integer("supplier_id").references(() => suppliers.id),
+    brandId: integer("brand_id").references(() => brands.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("products_internal_id_unique").on(t.internalId),
+    index("products_brand_idx").on(t.brandId, t.id),
+    index("products_supplier_idx").on(t.supplierId, t.id),
+    index("products_status_idx").on(t.status, t.id),
+    index("products_structure_idx").on(t.productStructure, t.id),
+    index("products_created_idx").on(t.createdAt, t.id),
+    index("products_updated_idx").on(t.updatedAt, t.id),
+  ],
+);
+
+export const productTranslations = sqliteTable(
+  "product_translations",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    locale: text("locale").notNull(),
+    name: text("name"),
+    slugBase: text("slug_base"),
+    slug: text("slug"),
+    description: text("description"),
+    bodyHtml: text("body_html"),
+    longName: text("long_name"),
+    metaTitle: text("meta_title"),
+    metaDescription: text("meta_description"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.locale] }),
+    uniqueIndex("product_translations_slug_unique").on(t.locale, t.slug),
+    index("product_translations_name_idx").on(t.locale, t.name),
+  ],
+);
+
+export const productImages = sqliteTable(
+  "product_images",
+  {
+    id: integer("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [index("product_images_product_idx").on(t.productId, t.position)],
+);
+
+export const productCategories = sqliteTable(
+  "product_categories",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id),
+    /** 0 is the main category (the first of `category_ids`). */
+    position: integer("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    index("product_categories_category_idx").on(t.categoryId, t.productId),
+  ],
+);
+
+export const variants = sqliteTable(
+  "variants",
+  {
+    id: integer("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** Copy of the parent product's supplier, kept in the same batch, so (sku, supplier) can be a UNIQUE index. */
+    supplierId: integer("supplier_id").references(() => suppliers.id),
+    internalId: text("internal_id"),
+    sku: text("sku"),
+    ean: text("ean"),
+    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    minQuantity: integer("min_quantity").notNull().default(1),
+    quantityFactor: integer("quantity_factor").notNull().default(1),
+    supplierStock: integer("supplier_stock").notNull().default(0),
+    warehouseStock: integer("warehouse_stock").notNull().default(0),
+    costPriceAmount: text("cost_price_amount"),
+    costPriceCurrency: text("cost_price_currency"),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("variants_internal_id_unique").on(t.internalId),
+    index("variants_product_idx").on(t.productId, t.position, t.id),
+    index("variants_ean_idx").on(t.ean),
+    index("variants_sku_idx").on(sql`${t.sku} COLLATE NOCASE`),
+    uniqueIndex("variants_supplier_sku_unique")
+      .on(t.supplierId, sql`${t.sku} COLLATE NOCASE`)
+      .where(sql`${t.supplierId} IS NOT NULL AND ${t.sku} IS NOT NULL`),
+  ],
+);
+
+export const variantTranslations = sqliteTable(
+  "variant_translations",
+  {
+    variantId: integer("variant_id")
+      .notNull()
+      .references(() => variants.id, { onDelete: "cascade" }),
+    locale: text("locale").notNull(),
+    name: text("name"),
+  },
+  (t) => [primaryKey({ columns: [t.variantId, t.locale] })],
+);
+
+/** One row per variant and pricing market; amounts are decimal strings in the market currency. */
+export const variantPrices = sqliteTable(
+  "variant_prices",
+  {
+    variantId: integer("variant_id")
+      .notNull()
+      .references(() => variants.id, { onDelete: "cascade" }),
+    market: text("market").notNull(),
+    currency: text("currency").notNull(),
+    listPrice: text("list_price").notNull(),
+    offerPrice: text("offer_price"),
+    flashPrice: text("flash_price"),
+    flashValidFrom: text("flash_valid_from"),
+    flashValidUntil: text("flash_valid_until"),
+  },
+  (t) => [primaryKey({ columns: [t.variantId, t.market] })],
+);

@@ -1,0 +1,5 @@
+export * from "./catalog.ts";
+export * from "./commerce.ts";
+export * from "./jobs.ts";
+export * from "./platform.ts";
+export * from "./store.ts";

@@ -1,0 +1,74 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, timestamp } from "./columns.ts";
+
+export const JOB_TYPES = [
+  "products_bulk_upsert",
+  "variants_bulk_update",
+  "price_list_variant_prices_bulk_update",
+  "identifiers_link",
+] as const;
+export const JOB_STATUSES = ["pending", "running", "done", "done_with_errors", "failed"] as const;
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    type: text("type", { enum: JOB_TYPES }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
+    /** Parameters of the operation outside the records (options, price list id). */
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    payloadKey: text("payload_key"),
+    chunkCount: integer("chunk_count").notNull().default(0),
+    totalRecords: integer("total_records").notNull().default(0),
+    processedRecords: integer("processed_records").notNull().default(0),
+    succeededRecords: integer("succeeded_records").notNull().default(0),
+    failedRecords: integer("failed_records").notNull().default(0),
+    logInfoCount: integer("log_info_count").notNull().default(0),
+    logWarningCount: integer("log_warning_count").notNull().default(0),
+    logErrorCount: integer("log_error_count").notNull().default(0),
+    apiKeyId: integer("api_key_id"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at"),
+    finishedAt: timestamp("finished_at"),
+  },
+  (t) => [
+    index("jobs_created_idx").on(t.createdAt, t.id),
+    index("jobs_status_idx").on(t.status, t.createdAt),
+    index("jobs_type_idx").on(t.type, t.createdAt),
+  ],
+);
+
+/** Ledger of applied chunks: a redelivered message finds its row and does nothing. */
+export const jobChunks = sqliteTable(
+  "job_chunks",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    chunkIndex: integer("chunk_index").notNull(),
+    appliedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.chunkIndex] })],
+);
+
+export const jobLogs = sqliteTable(
+  "job_logs",
+  {
+    id: integer("id").primaryKey(),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    severity: text("severity", { enum: ["INFO", "WARNING", "ERROR"] }).notNull(),
+    code: text("code"),
+    message: text("message").notNull(),
+    identifiers: text("identifiers", { mode: "json" }).$type<Record<string, unknown>>(),
+    affectedFields: text("affected_fields", { mode: "json" }).$type<string[]>(),
+  },
+  (t) => [
+    index("job_logs_job_idx").on(t.jobId, t.id),
+    index("job_logs_job_severity_idx").on(t.jobId, t.severity, t.id),
+    index("job_logs_job_code_idx").on(t.jobId, t.code, t.id),
+    index("job_logs_job_created_idx").on(t.jobId, t.createdAt),
+  ],
+);

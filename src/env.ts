@@ -1,0 +1,46 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as schema from "./db/schema/index.ts";
+
+export type Scope = "read" | "write" | "admin";
+
+export interface Bindings {
+  DB: D1Database;
+  PAYLOADS: R2Bucket;
+  IMAGES: R2Bucket;
+  JOBS_QUEUE: Queue;
+  WEBHOOKS_QUEUE: Queue;
+  ASSETS?: Fetcher;
+  READ_LIMITER?: RateLimit;
+  WRITE_LIMITER?: RateLimit;
+  BULK_LIMITER?: RateLimit;
+  /** "production" when deployed; "development" under `wrangler dev` and the tests. */
+  ENVIRONMENT: string;
+  /** Set to "on" to apply rate limits outside production (tests of the limiter). */
+  RATE_LIMITS?: string;
+}
+
+export type Db = DrizzleD1Database<typeof schema>;
+
+export interface AuthenticatedKey {
+  id: number;
+  scopes: readonly Scope[];
+}
+
+export interface Variables {
+  requestId: string;
+  /** Database handle bound to this request's D1 session. */
+  db: Db;
+  /** Counts D1 round trips of this request (reported in Server-Timing). */
+  dbStats: { roundTrips: number };
+  apiKey: AuthenticatedKey;
+  /** The raw body bytes of a write request, read once under the size limit. */
+  rawBody: Uint8Array | undefined;
+  routeMeta: import("./http/route-table.ts").RouteMeta;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}
+
+export const isDevelopment = (env: Pick<Bindings, "ENVIRONMENT">) => env.ENVIRONMENT === "development";

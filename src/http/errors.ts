@@ -1,0 +1,36 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "./problem.ts";
+
+/** Renders any thrown error as problem JSON; unexpected ones become a 500 that leaks nothing. */
+export function renderError(err: unknown, c: Context<AppEnv>): Response {
+  const requestId = c.get("requestId") ?? crypto.randomUUID();
+  let apiError: ApiError;
+  if (err instanceof ApiError) {
+    apiError = err;
+  } else if (isUniqueViolation(err)) {
+    apiError = new ApiError("conflict", "The write conflicts with an existing record (uniqueness rule)");
+  } else {
+    console.error(JSON.stringify({ level: "error", request_id: requestId, error: describe(err) }));
+    apiError = new ApiError("internal", "An unexpected error occurred; quote the request_id when reporting it");
+  }
+  return new Response(JSON.stringify(apiError.toProblem(requestId)), {
+    status: apiError.status,
+    headers: {
+      "Content-Type": "application/problem+json",
+      "X-Request-Id": requestId,
+      ...apiError.headers,
+    },
+  });
+}
+
+export const isUniqueViolation = (err: unknown) =>
+  /UNIQUE constraint failed/i.test(describe(err));
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return `${err.name}: ${err.message}${cause ? ` (cause: ${describe(cause)})` : ""}`;
+  }
+  return String(err);
+}

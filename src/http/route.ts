@@ -1,0 +1,186 @@
+import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv, Scope } from "../env.ts";
+import { isListParam } from "../conventions/params.ts";
+import { runIdempotent } from "./idempotency.ts";
+import { ERROR_RESPONSES } from "./openapi-shared.ts";
+import { ApiError, type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
+import { type BodyLimit, routeTable } from "./route-table.ts";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface RouteDef<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+  method: "get" | "post" | "patch" | "delete";
+  /** Full OpenAPI-style path, e.g. `/api/v1/brands/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  scope: Scope | null;
+  bodyLimit?: BodyLimit;
+  budget?: "read" | "write" | "bulk";
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: RouteConfig["responses"];
+}
+
+export interface RouteInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+}
+
+type Issue = ProblemDetailItem & { code?: ProblemCode };
+
+/**
+ * Registers one operation: its OpenAPI entry (from the same zod schemas), its route-table entry
+ * (404/405, scope, body limit), and a handler that receives the validated input. Path, query and
+ * body are validated together so that one 400 lists every problem of the request.
+ */
+export function defineRoute<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends z.ZodType = z.ZodUndefined,
+>(
+  app: OpenAPIHono<AppEnv>,
+  def: RouteDef<P, Q, B>,
+  handler: (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => Response | Promise<Response>,
+) {
+  const isWrite = def.method !== "get";
+  routeTable.add({
+    method: def.method.toUpperCase(),
+    path: def.path,
+    scope: def.scope,
+    bodyLimit: def.bodyLimit ?? (def.body ? "standard" : "none"),
+    budget: def.budget ?? (def.scope === null ? null : isWrite ? "write" : "read"),
+  });
+
+  app.openAPIRegistry.registerPath({
+    method: def.method,
+    path: def.path,
+    operationId: def.operationId,
+    summary: def.summary,
+    description: def.description,
+    tags: def.tags,
+    ...(def.scope
+      ? {
+          security: [{ bearerAuth: [] }],
+          "x-required-scope": def.scope,
+        }
+      : {}),
+    request: {
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.query ? { query: def.query } : {}),
+      ...(def.method === "post"
+        ? {
+            headers: z.object({
+              "idempotency-key": z.string().max(255).optional().openapi({
+                description:
+                  "Makes a retried POST safe: the same key and body within 24 hours replays the first answer.",
+              }),
+            }),
+          }
+        : {}),
+      ...(def.body
+        ? { body: { required: true, content: { "application/json": { schema: def.body } } } }
+        : {}),
+    },
+    responses: { ...def.responses, ...errorResponsesFor(def) },
+  });
+
+  const honoPath = def.path.replace(/\{([^}]+)\}/g, ":$1");
+  app.on(def.method.toUpperCase(), honoPath, async (c) => {
+    const input = parseInput(c, def);
+    const run = () => Promise.resolve(handler(c, input));
+    return def.method === "post" ? runIdempotent(c, run) : run();
+  });
+}
+
+function errorResponsesFor(def: RouteDef<AnyObject, AnyObject, z.ZodType>) {
+  const codes: (keyof typeof ERROR_RESPONSES)[] = [400, 404, 405, 500];
+  if (def.scope) codes.push(401, 403, 429);
+  if (def.body) codes.push(409, 413, 415);
+  if (def.method === "post") codes.push(409, 422);
+  return Object.fromEntries(codes.map((code) => [code, ERROR_RESPONSES[code]]));
+}
+
+function parseInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(
+  c: Context<AppEnv>,
+  def: RouteDef<P, Q, B>,
+): RouteInput<P, Q, B> {
+  const issues: Issue[] = [];
+  const params = def.params ? collect(def.params, c.req.param(), "path", issues) : {};
+  const query = def.query ? collect(def.query, rawQuery(c, def.query, issues), "query", issues) : {};
+  let body: unknown;
+  if (def.body) {
+    const raw = c.get("rawBody");
+    let json: unknown;
+    let parsedOk = false;
+    try {
+      json = JSON.parse(new TextDecoder().decode(raw ?? new Uint8Array()));
+      parsedOk = true;
+    } catch {
+      issues.push({ location: "body", path: "", message: "must be valid JSON" });
+    }
+    if (parsedOk) body = collect(def.body, json, "body", issues);
+  }
+  if (issues.length > 0) throw validationError(issues);
+  return { params, query, body } as RouteInput<P, Q, B>;
+}
+
+/** Query as `name → raw string`: repeats of list parameters joined with ",", other repeats refused. */
+function rawQuery(c: Context<AppEnv>, schema: AnyObject, issues: Issue[]) {
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    const field = schema.shape[name] as z.ZodType | undefined;
+    if (values.length > 1 && field && !isListParam(unwrapOptional(field))) {
+      issues.push({ location: "query", path: name, message: "must not be repeated" });
+      continue;
+    }
+    out[name] = values.join(",");
+  }
+  return out;
+}
+
+function unwrapOptional(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+}
+
+function collect(
+  schema: z.ZodType,
+  value: unknown,
+  location: ProblemDetailItem["location"],
+  issues: Issue[],
+) {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        issues.push({
+          location,
+          path: path ? `${path}.${key}` : key,
+          message: location === "query" ? "unknown parameter" : "unknown field",
+          code: location === "query" ? "unknown_parameter" : undefined,
+        });
+      }
+      continue;
+    }
+    const params = (issue as { params?: { problemCode?: ProblemCode } }).params;
+    issues.push({ location, path, message: issue.message, code: params?.problemCode });
+  }
+  return undefined;
+}
+
+export const pathId = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, "must be a positive integer")
+    .transform(Number)
+    .openapi({ type: "integer", param: { name: "id", in: "path" }, example: 1 }),
+});
+
+export { ApiError };

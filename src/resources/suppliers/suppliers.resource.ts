@@ -1,0 +1,21 @@
+import { suppliers } from "../../db/schema/index.ts";
+import { defineResource } from "../../conventions/resource.ts";
+
+type SupplierRow = typeof suppliers.$inferSelect;
+
+/** Suppliers follow SPEC.md literally: `name` is fixed, `id` the default field. */
+export const supplierResource = defineResource<SupplierRow>({
+  name: "suppliers",
+  label: "Supplier",
+  table: suppliers,
+  idColumn: suppliers.id,
+  localized: false,
+  fields: {
+    name: { kind: "fixed", render: (r) => r.name },
+    id: { kind: "default", render: (r) => r.id },
+    internal_id: { render: (r) => r.internalId },
+    description: { render: (r) => r.description },
+  },
+  sorts: { id: { column: suppliers.id }, name: { column: suppliers.name } },
+  defaultSort: "id_asc",
+});
