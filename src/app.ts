@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { dbSession } from "./db/client.ts";
+import { registerDocs } from "./docs/docs.routes.ts";
 import type { AppEnv } from "./env.ts";
 import { authenticate } from "./http/auth.ts";
 import { bodyGuard } from "./http/body-guard.ts";
@@ -8,7 +9,6 @@ import { etag } from "./http/etag.ts";
 import { rateLimit } from "./http/rate-limit.ts";
 import { requestContext } from "./http/request-context.ts";
 import { routeGuard } from "./http/route-guard.ts";
-import { registerDocs } from "./docs/docs.routes.ts";
 import { registerResources } from "./resources/index.ts";
 
 /**

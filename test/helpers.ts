@@ -25,14 +25,28 @@ export async function seedTestBasics() {
        VALUES (1, 'es-ES', ?, '["ES","FR"]', 'ES', 30)`,
     ).bind(
       JSON.stringify([
-        "es-ES", "ca-ES", "en-GB", "fr-FR", "it-IT", "pt-PT", "de-DE",
-        "ru-RU", "nl-NL", "sv-SE", "da-DK", "pl-PL", "el-GR", "hr-HR",
+        "es-ES",
+        "ca-ES",
+        "en-GB",
+        "fr-FR",
+        "it-IT",
+        "pt-PT",
+        "de-DE",
+        "ru-RU",
+        "nl-NL",
+        "sv-SE",
+        "da-DK",
+        "pl-PL",
+        "el-GR",
+        "hr-HR",
       ]),
     ),
     ...["es-ES", "en-GB", "fr-FR", "de-DE"].map((locale) =>
-      env.DB.prepare(
-        "INSERT OR IGNORE INTO store_translations (locale, name, domain) VALUES (?, ?, ?)",
-      ).bind(locale, `Test shop ${locale}`, `${locale.slice(0, 2)}.shop.test`),
+      env.DB.prepare("INSERT OR IGNORE INTO store_translations (locale, name, domain) VALUES (?, ?, ?)").bind(
+        locale,
+        `Test shop ${locale}`,
+        `${locale.slice(0, 2)}.shop.test`,
+      ),
     ),
   ];
   for (const [name, secret] of Object.entries(KEYS) as [keyof typeof KEYS, string][]) {
@@ -68,7 +82,8 @@ export async function api(path: string, options: ApiOptions = {}) {
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const response = await exports.default.fetch(
+  const worker = (exports as unknown as { default: Fetcher }).default;
+  const response = await worker.fetch(
     new Request(`https://api.test${path}`, { method: options.method ?? "GET", headers, body }),
   );
   const text = await response.text();

@@ -4,7 +4,10 @@ import { api, unique } from "./helpers.ts";
 describe("suppliers", () => {
   it("creates a supplier and answers 201 with Location and name + id", async () => {
     const internalId = unique("SUP");
-    const res = await api("/api/v1/suppliers", { method: "POST", body: { name: "Acme", internal_id: internalId } });
+    const res = await api("/api/v1/suppliers", {
+      method: "POST",
+      body: { name: "Acme", internal_id: internalId },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ name: "Acme", id: expect.any(Number) });
     expect(res.headers.get("location")).toMatch(/\/api\/v1\/suppliers\/\d+$/);

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
@@ -103,7 +103,11 @@ export async function listResource(
   const totalCount = total?.n ?? 0;
   if (rows.length === 0 && page > 1) {
     throw new ApiError("page_not_found", `Page ${page} is beyond the last page`, [
-      { location: "query", path: "page", message: `must be <= ${Math.max(1, Math.ceil(totalCount / perPage))}` },
+      {
+        location: "query",
+        path: "page",
+        message: `must be <= ${Math.max(1, Math.ceil(totalCount / perPage))}`,
+      },
     ]);
   }
   const data = await renderRows(ctx, resource, rows, selectionOf(resource, query));
@@ -165,9 +169,10 @@ function pageQuery(
   const tr = resource.translations;
   if (!tr) throw new Error(`${resource.name}: translated sort without translations`);
   // With locales=ALL the primary locale sorts; otherwise the first requested one.
-  const sortLocale = ctx.locales.length > 1 && ctx.locales.length === ctx.store.enabledLocales.length
-    ? ctx.store.primaryLocale
-    : (ctx.locales[0] as string);
+  const sortLocale =
+    ctx.locales.length > 1 && ctx.locales.length === ctx.store.enabledLocales.length
+      ? ctx.store.primaryLocale
+      : (ctx.locales[0] as string);
   return ctx.db
     .select(columns)
     .from(resource.table)
@@ -202,7 +207,13 @@ export async function renderRows(
     const grouped = plan.def.group(results[level1.queries.length + i], rows);
     const child = plan.def.resource();
     const childRows = uniqueRows([...grouped.values()].flat() as Row[]);
-    return { plan, grouped, child, childRows, loads: planLoads(ctx, child, childRows, defaultSelection(child)) };
+    return {
+      plan,
+      grouped,
+      child,
+      childRows,
+      loads: planLoads(ctx, child, childRows, defaultSelection(child)),
+    };
   });
   const childQueries = childPlans.flatMap((p) => p.loads.queries);
   const childResults =
@@ -212,10 +223,14 @@ export async function renderRows(
     const rel = p.loads.collect(childResults.slice(offset, offset + p.loads.queries.length));
     offset += p.loads.queries.length;
     const rendered = new Map<number, Record<string, unknown>>();
-    for (const row of p.childRows) rendered.set(row.id, renderOne(ctx, p.child, row, rel, defaultSelection(p.child)));
+    for (const row of p.childRows)
+      rendered.set(row.id, renderOne(ctx, p.child, row, rel, defaultSelection(p.child)));
     const byParent = new Map<number, Record<string, unknown>[]>();
     for (const [parentId, children] of p.grouped) {
-      byParent.set(parentId, children.map((r) => rendered.get((r as Row).id) as Record<string, unknown>));
+      byParent.set(
+        parentId,
+        children.map((r) => rendered.get((r as Row).id) as Record<string, unknown>),
+      );
     }
     included[p.plan.name] = byParent;
   }
@@ -265,7 +280,10 @@ function planLoads(ctx: RenderContext, resource: AnyResource, rows: Row[], selec
           for (const r of results[i] as Record<string, unknown>[]) {
             const id = r[fkKey] as number;
             let byLocale = map.get(id) as Record<string, unknown> | undefined;
-            if (!byLocale) map.set(id, (byLocale = {}));
+            if (!byLocale) {
+              byLocale = {};
+              map.set(id, byLocale);
+            }
             byLocale[r[localeKey] as string] = r;
           }
           related[TRANSLATIONS] = map;

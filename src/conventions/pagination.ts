@@ -7,7 +7,9 @@ export function paginationOf(requestUrl: string, page: number, perPage: number, 
     total,
     total_pages: totalPages,
     ...(page < totalPages ? { next_page_url: withPage(requestUrl, page + 1) } : {}),
-    ...(page > 1 && totalPages > 0 ? { previous_page_url: withPage(requestUrl, Math.min(page - 1, totalPages)) } : {}),
+    ...(page > 1 && totalPages > 0
+      ? { previous_page_url: withPage(requestUrl, Math.min(page - 1, totalPages)) }
+      : {}),
   };
 }
 
@@ -17,7 +19,10 @@ export function withPage(requestUrl: string, page: number): string {
   const q = hashless.indexOf("?");
   if (q === -1) return `${hashless}?page=${page}`;
   const base = hashless.slice(0, q);
-  const parts = hashless.slice(q + 1).split("&").filter((p) => p !== "");
+  const parts = hashless
+    .slice(q + 1)
+    .split("&")
+    .filter((p) => p !== "");
   let replaced = false;
   const next = parts.map((part) => {
     if (part === "page" || part.startsWith("page=")) {

@@ -108,9 +108,7 @@ export function listParam<T>(
 
 export const intItem: ItemParser<number> = (raw) => {
   const n = parsePlainInt(raw);
-  return n !== null && n >= 1
-    ? { ok: true, value: n }
-    : { ok: false, message: "is not a positive integer" };
+  return n !== null && n >= 1 ? { ok: true, value: n } : { ok: false, message: "is not a positive integer" };
 };
 
 export const stringItem =
@@ -143,12 +141,19 @@ export function dateBoundParam(bound: "from" | "to", description?: string) {
     .transform((raw, ctx) => {
       const iso = toBoundIso(raw, bound);
       if (iso === null) {
-        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date-time with Z or an offset, or a date" });
+        ctx.addIssue({
+          code: "custom",
+          message: "must be an ISO 8601 date-time with Z or an offset, or a date",
+        });
         return z.NEVER;
       }
       return iso;
     })
-    .openapi({ type: "string", description, example: bound === "from" ? "2026-01-01" : "2026-12-31T23:59:59Z" });
+    .openapi({
+      type: "string",
+      description,
+      example: bound === "from" ? "2026-01-01" : "2026-12-31T23:59:59Z",
+    });
 }
 
 export function toBoundIso(raw: string, bound: "from" | "to"): string | null {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SUPPORTED_LOCALES, isSupportedLocale } from "./locales.ts";
+import { isSupportedLocale, SUPPORTED_LOCALES } from "./locales.ts";
 import { intParam, listParam } from "./params.ts";
 import type { AnyResource } from "./resource.ts";
 

@@ -56,9 +56,7 @@ export interface FilterDef {
   required?: boolean;
 }
 
-export type SortDef =
-  | { column: SQLiteColumn }
-  | { translated: SQLiteColumn };
+export type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };
 
 export interface ResourceDef<Row extends { id: number }, TrRow = unknown> {
   name: string;
@@ -90,6 +88,5 @@ export interface ResourceDef<Row extends { id: number }, TrRow = unknown> {
 // biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources
 export type AnyResource = ResourceDef<any, any>;
 
-export const defineResource = <Row extends { id: number }, TrRow = unknown>(
-  def: ResourceDef<Row, TrRow>,
-) => def;
+export const defineResource = <Row extends { id: number }, TrRow = unknown>(def: ResourceDef<Row, TrRow>) =>
+  def;

@@ -57,7 +57,10 @@ export function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource, o: Rea
       params: pathId,
       query: conventionQuerySchema(resource, "single"),
       responses: {
-        200: { description: `The ${o.singular.toLowerCase()}`, content: { "application/json": { schema: o.item } } },
+        200: {
+          description: `The ${o.singular.toLowerCase()}`,
+          content: { "application/json": { schema: o.item } },
+        },
       },
     },
     async (c, { params, query }) =>

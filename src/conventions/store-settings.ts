@@ -37,7 +37,7 @@ export async function getStoreSettings(c: Context<AppEnv>): Promise<StoreSetting
         primaryLocale: row.primary_locale,
         enabledLocales: JSON.parse(row.enabled_locales) as string[],
         domains: Object.fromEntries(
-          (translationRows?.results as { locale: string; domain: string | null }[]).map((r) => [
+          ((translationRows?.results ?? []) as { locale: string; domain: string | null }[]).map((r) => [
             r.locale,
             r.domain,
           ]),

@@ -22,8 +22,9 @@ export async function runWrite<T>(c: Context<AppEnv>, rules: UniqueRules, write:
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const message = String((err as Error).message ?? err);
-    const hits = Object.entries(rules).filter(([index, rule]) =>
-      message.includes(index) || rule.path.split(".").some((part) => message.includes(`.${part}`)),
+    const hits = Object.entries(rules).filter(
+      ([index, rule]) =>
+        message.includes(index) || rule.path.split(".").some((part) => message.includes(`.${part}`)),
     );
     const items: ProblemDetailItem[] = (hits.length > 0 ? hits : Object.entries(rules).slice(0, 1)).map(
       ([, rule]) => ({ location: "body", path: rule.path, message: rule.message }),

@@ -4,8 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Db } from "../env.ts";
 import * as schema from "./schema/index.ts";
 
-export const createDb = (d1: D1Database | D1DatabaseSession): Db =>
-  drizzle(d1 as D1Database, { schema });
+export const createDb = (d1: D1Database | D1DatabaseSession): Db => drizzle(d1 as D1Database, { schema });
 
 const BOOKMARK_HEADER = "x-d1-bookmark";
 

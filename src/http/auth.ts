@@ -57,10 +57,7 @@ async function lookup(db: D1Database, hash: string): Promise<CachedKey> {
     .bind(hash)
     .first<{ id: number; scopes: string; revoked_at: string | null; last_used_at: string | null }>();
   const entry: CachedKey = {
-    key:
-      row && row.revoked_at === null
-        ? { id: row.id, scopes: JSON.parse(row.scopes) as Scope[] }
-        : null,
+    key: row && row.revoked_at === null ? { id: row.id, scopes: JSON.parse(row.scopes) as Scope[] } : null,
     revokedAt: row?.revoked_at ?? null,
     lastUsedAt: row?.last_used_at ? Date.parse(row.last_used_at) : 0,
     expires: now + CACHE_TTL_MS,

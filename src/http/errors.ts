@@ -12,7 +12,10 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
     apiError = new ApiError("conflict", "The write conflicts with an existing record (uniqueness rule)");
   } else {
     console.error(JSON.stringify({ level: "error", request_id: requestId, error: describe(err) }));
-    apiError = new ApiError("internal", "An unexpected error occurred; quote the request_id when reporting it");
+    apiError = new ApiError(
+      "internal",
+      "An unexpected error occurred; quote the request_id when reporting it",
+    );
   }
   return new Response(JSON.stringify(apiError.toProblem(requestId)), {
     status: apiError.status,
@@ -24,8 +27,7 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
   });
 }
 
-export const isUniqueViolation = (err: unknown) =>
-  /UNIQUE constraint failed/i.test(describe(err));
+export const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(describe(err));
 
 function describe(err: unknown): string {
   if (err instanceof Error) {

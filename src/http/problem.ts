@@ -26,33 +26,32 @@ export interface ProblemDetailItem {
   message: string;
 }
 
-const REGISTRY: Record<ProblemCode, { status: ContentfulStatusCode; title: string; type: string }> =
-  {
-    invalid_parameter: { status: 400, title: "Invalid request", type: "validation" },
-    unknown_parameter: { status: 400, title: "Invalid request", type: "validation" },
-    invalid_body: { status: 400, title: "Invalid request", type: "validation" },
-    unsupported_locale: { status: 400, title: "Unsupported locale", type: "unsupported-locale" },
-    image_unavailable: { status: 400, title: "Image unavailable", type: "image-unavailable" },
-    unauthorized: { status: 401, title: "Unauthorized", type: "unauthorized" },
-    forbidden: { status: 403, title: "Forbidden", type: "forbidden" },
-    not_found: { status: 404, title: "Not found", type: "not-found" },
-    page_not_found: { status: 404, title: "Page not found", type: "page-not-found" },
-    method_not_allowed: { status: 405, title: "Method not allowed", type: "method-not-allowed" },
-    conflict: { status: 409, title: "Conflict", type: "conflict" },
-    payload_too_large: { status: 413, title: "Payload too large", type: "payload-too-large" },
-    unsupported_media_type: {
-      status: 415,
-      title: "Unsupported media type",
-      type: "unsupported-media-type",
-    },
-    idempotency_key_reused: {
-      status: 422,
-      title: "Idempotency key reused",
-      type: "idempotency-key-reused",
-    },
-    rate_limited: { status: 429, title: "Too many requests", type: "rate-limited" },
-    internal: { status: 500, title: "Internal server error", type: "internal" },
-  };
+const REGISTRY: Record<ProblemCode, { status: ContentfulStatusCode; title: string; type: string }> = {
+  invalid_parameter: { status: 400, title: "Invalid request", type: "validation" },
+  unknown_parameter: { status: 400, title: "Invalid request", type: "validation" },
+  invalid_body: { status: 400, title: "Invalid request", type: "validation" },
+  unsupported_locale: { status: 400, title: "Unsupported locale", type: "unsupported-locale" },
+  image_unavailable: { status: 400, title: "Image unavailable", type: "image-unavailable" },
+  unauthorized: { status: 401, title: "Unauthorized", type: "unauthorized" },
+  forbidden: { status: 403, title: "Forbidden", type: "forbidden" },
+  not_found: { status: 404, title: "Not found", type: "not-found" },
+  page_not_found: { status: 404, title: "Page not found", type: "page-not-found" },
+  method_not_allowed: { status: 405, title: "Method not allowed", type: "method-not-allowed" },
+  conflict: { status: 409, title: "Conflict", type: "conflict" },
+  payload_too_large: { status: 413, title: "Payload too large", type: "payload-too-large" },
+  unsupported_media_type: {
+    status: 415,
+    title: "Unsupported media type",
+    type: "unsupported-media-type",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: "Idempotency key reused",
+    type: "idempotency-key-reused",
+  },
+  rate_limited: { status: 429, title: "Too many requests", type: "rate-limited" },
+  internal: { status: 500, title: "Internal server error", type: "internal" },
+};
 
 export const PROBLEM_TYPE_BASE = "https://storefront.dev/problems/";
 
@@ -91,9 +90,7 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
 
 /** Picks the problem code for a set of validation problems: the most specific wins. */
-export function validationError(
-  items: (ProblemDetailItem & { code?: ProblemCode })[],
-): ApiError {
+export function validationError(items: (ProblemDetailItem & { code?: ProblemCode })[]): ApiError {
   const codes = new Set(items.map((i) => i.code));
   const code: ProblemCode = codes.has("unsupported_locale")
     ? "unsupported_locale"

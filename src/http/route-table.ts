@@ -37,10 +37,7 @@ export class RouteTable {
     pattern.byMethod.set(meta.method.toUpperCase(), meta);
   }
 
-  match(
-    method: string,
-    pathname: string,
-  ): { meta: RouteMeta } | { allow: string[] } | null {
+  match(method: string, pathname: string): { meta: RouteMeta } | { allow: string[] } | null {
     const segments = pathname.replace(/\/+$/, "").split("/").slice(1);
     let best: Pattern | undefined;
     let bestRank = "";

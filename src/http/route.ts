@@ -1,7 +1,7 @@
 import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv, Scope } from "../env.ts";
 import { isListParam } from "../conventions/params.ts";
+import type { AppEnv, Scope } from "../env.ts";
 import { runIdempotent } from "./idempotency.ts";
 import { ERROR_RESPONSES } from "./openapi-shared.ts";
 import { ApiError, type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";

@@ -55,9 +55,7 @@ export const categories = sqliteTable(
     parentId: integer("parent_id").references((): AnySQLiteColumn => categories.id),
     status: text("status", { enum: ["published", "unpublished"] }).notNull(),
     imageUrl: text("image_url"),
-    merchantCategories: text("merchant_categories", { mode: "json" }).$type<
-      Record<string, { id: string }>
-    >(),
+    merchantCategories: text("merchant_categories", { mode: "json" }).$type<Record<string, { id: string }>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

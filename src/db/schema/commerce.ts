@@ -1,14 +1,7 @@
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
-import { bool, createdAt, timestamp, updatedAt } from "./columns.ts";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { brands, categories, products, variants } from "./catalog.ts";
+import { bool, createdAt, timestamp, updatedAt } from "./columns.ts";
 
 export const contacts = sqliteTable(
   "contacts",

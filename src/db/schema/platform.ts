@@ -43,7 +43,9 @@ export const webhooks = sqliteTable("webhooks", {
   events: text("events", { mode: "json" }).$type<string[]>().notNull(),
   description: text("description"),
   secret: text("secret").notNull(),
-  status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
+  status: text("status", { enum: ["active", "disabled"] })
+    .notNull()
+    .default("active"),
   disabledAt: timestamp("disabled_at"),
   /** Start of the current run of failed deliveries; null after a success. */
   failingSince: timestamp("failing_since"),

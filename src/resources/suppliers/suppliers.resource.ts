@@ -1,5 +1,5 @@
-import { suppliers } from "../../db/schema/index.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { suppliers } from "../../db/schema/index.ts";
 
 type SupplierRow = typeof suppliers.$inferSelect;
 

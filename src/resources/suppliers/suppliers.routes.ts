@@ -14,7 +14,13 @@ const UNIQUE = {
   suppliers_internal_id_unique: { path: "internal_id", message: "is already used by another supplier" },
 };
 
-const read = { path: "/suppliers", tag: "Suppliers", item: SupplierSchema, plural: "Suppliers", singular: "Supplier" };
+const read = {
+  path: "/suppliers",
+  tag: "Suppliers",
+  item: SupplierSchema,
+  plural: "Suppliers",
+  singular: "Supplier",
+};
 
 export function registerSuppliers(app: OpenAPIHono<AppEnv>) {
   mountList(app, supplierResource, read);
@@ -31,7 +37,9 @@ export function registerSuppliers(app: OpenAPIHono<AppEnv>) {
       scope: "write",
       query: writeQuerySchema(supplierResource),
       body: SupplierCreateSchema,
-      responses: { 201: { description: "Created", content: { "application/json": { schema: SupplierSchema } } } },
+      responses: {
+        201: { description: "Created", content: { "application/json": { schema: SupplierSchema } } },
+      },
     },
     async (c, { query, body }) => {
       const [row] = await runWrite(c, UNIQUE, () =>
@@ -58,7 +66,9 @@ export function registerSuppliers(app: OpenAPIHono<AppEnv>) {
       params: pathId,
       query: writeQuerySchema(supplierResource),
       body: SupplierUpdateSchema,
-      responses: { 200: { description: "Updated", content: { "application/json": { schema: SupplierSchema } } } },
+      responses: {
+        200: { description: "Updated", content: { "application/json": { schema: SupplierSchema } } },
+      },
     },
     async (c, { params, query, body }) => {
       const changes = {
@@ -68,7 +78,12 @@ export function registerSuppliers(app: OpenAPIHono<AppEnv>) {
         updatedAt: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
       };
       const rows = await runWrite(c, UNIQUE, () =>
-        c.get("db").update(suppliers).set(changes).where(eq(suppliers.id, params.id)).returning({ id: suppliers.id }),
+        c
+          .get("db")
+          .update(suppliers)
+          .set(changes)
+          .where(eq(suppliers.id, params.id))
+          .returning({ id: suppliers.id }),
       );
       if (rows.length === 0) throw notFound("Supplier");
       return updated(c, supplierResource, params.id, query);
