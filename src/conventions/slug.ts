@@ -1,0 +1,92 @@
+/** Greek and Cyrillic letters to Latin, a fixed table (DECISIONS 12 "Slugs"). */
+const TRANSLITERATION: Record<string, string> = {
+  α: "a",
+  β: "v",
+  γ: "g",
+  δ: "d",
+  ε: "e",
+  ζ: "z",
+  η: "i",
+  θ: "th",
+  ι: "i",
+  κ: "k",
+  λ: "l",
+  μ: "m",
+  ν: "n",
+  ξ: "x",
+  ο: "o",
+  π: "p",
+  ρ: "r",
+  σ: "s",
+  ς: "s",
+  τ: "t",
+  υ: "y",
+  φ: "f",
+  χ: "ch",
+  ψ: "ps",
+  ω: "o",
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "e",
+  ж: "zh",
+  з: "z",
+  и: "i",
+  й: "i",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "kh",
+  ц: "ts",
+  ч: "ch",
+  ш: "sh",
+  щ: "shch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "yu",
+  я: "ya",
+};
+
+export const SLUG_PATTERN = /^[-a-zA-Z0-9_]+$/;
+export const SLUG_MAX_LENGTH = 100;
+
+/**
+ * NFKD, strip diacritics, transliterate Greek and Cyrillic, lowercase, runs of anything else
+ * become "-", trimmed, at most 100 characters. May return "" (the caller then uses `<resource>-<id>`).
+ */
+export function slugify(text: string): string {
+  const lower = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
+  let latin = "";
+  for (const ch of lower) latin += TRANSLITERATION[ch] ?? ch;
+  return latin
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX_LENGTH)
+    .replace(/-+$/g, "");
+}
+
+/** The candidates for a generated slug: `base`, `base-2`, `base-3`, … (each within 100 characters). */
+export function slugCandidates(base: string, count: number): string[] {
+  const out = [base];
+  for (let n = 2; out.length < count; n++) {
+    const suffix = `-${n}`;
+    out.push(base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/g, "") + suffix);
+  }
+  return out;
+}
