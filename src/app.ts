@@ -9,6 +9,7 @@ import { etag } from "./http/etag.ts";
 import { rateLimit } from "./http/rate-limit.ts";
 import { requestContext } from "./http/request-context.ts";
 import { routeGuard } from "./http/route-guard.ts";
+import { registerImages } from "./images/index.ts";
 import { registerResources } from "./resources/index.ts";
 
 /**
@@ -25,6 +26,7 @@ export function createApp() {
   app.use("*", dbSession);
   app.use("*", etag);
   registerResources(app);
+  registerImages(app);
   registerDocs(app);
   app.onError(renderError);
   app.notFound((c) => renderError(new Error(`route table and router disagree on ${c.req.path}`), c));

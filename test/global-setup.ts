@@ -8,6 +8,9 @@ const PNG = Buffer.from(
   "base64",
 );
 
+/** The start of a JFIF file: enough for magic-byte checks. */
+const JPEG = Buffer.from("ffd8ffe000104a46494600010100000100010000ffd9", "hex");
+
 /**
  * A real HTTP server on loopback standing in for the outside world (image hosts, webhook
  * receivers): the Worker under test fetches it over plain http, allowed in development.
@@ -24,6 +27,26 @@ export default async function setup(project: TestProject) {
     } else if (url.pathname.startsWith("/images/huge")) {
       res.writeHead(200, { "content-type": "image/png" });
       res.end(Buffer.alloc(6 * 1024 * 1024));
+    } else if (url.pathname === "/images/streamed-huge") {
+      // No Content-Length: 6 MiB in chunks, so only counting the streamed bytes catches it.
+      res.writeHead(200, { "content-type": "image/png" });
+      res.write(PNG);
+      for (let i = 0; i < 96; i++) res.write(Buffer.alloc(64 * 1024));
+      res.end();
+    } else if (url.pathname === "/images/jpeg") {
+      res.writeHead(200, { "content-type": "image/jpeg; charset=binary" }).end(JPEG);
+    } else if (url.pathname === "/images/svg") {
+      res.writeHead(200, { "content-type": "image/svg+xml" }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    } else if (url.pathname === "/images/mislabeled") {
+      res.writeHead(200, { "content-type": "image/png" }).end("GIF89a not really a png");
+    } else if (url.pathname === "/images/redirect-ok") {
+      res.writeHead(302, { location: "/images/ok" }).end();
+    } else if (url.pathname === "/images/redirect-private") {
+      res.writeHead(302, { location: "https://10.0.0.1/image.png" }).end();
+    } else if (url.pathname === "/images/redirect-metadata") {
+      res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    } else if (url.pathname === "/images/redirect-loop") {
+      res.writeHead(307, { location: "/images/redirect-loop" }).end();
     } else {
       res.writeHead(404).end("not found");
     }

@@ -21,16 +21,27 @@ export async function runWrite<T>(c: Context<AppEnv>, rules: UniqueRules, write:
     return await write();
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    const message = String((err as Error).message ?? err);
+    const message = describeError(err);
     const hits = Object.entries(rules).filter(
-      ([index, rule]) =>
-        message.includes(index) || rule.path.split(".").some((part) => message.includes(`.${part}`)),
+      ([index, rule]) => message.includes(index) || message.includes(`.${rule.path.split(".").pop()}`),
     );
-    const items: ProblemDetailItem[] = (hits.length > 0 ? hits : Object.entries(rules).slice(0, 1)).map(
-      ([, rule]) => ({ location: "body", path: rule.path, message: rule.message }),
-    );
+    // A violation no rule names is not the client's to fix here (e.g. a generated slug race).
+    if (hits.length === 0) throw err;
+    const items: ProblemDetailItem[] = hits.map(([, rule]) => ({
+      location: "body",
+      path: rule.path,
+      message: rule.message,
+    }));
     throw new ApiError("conflict", items.map((i) => `${i.path}: ${i.message}`).join("; "), items);
   }
+}
+
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return `${err.message}${cause ? ` ${describeError(cause)}` : ""}`;
+  }
+  return String(err);
 }
 
 /** 201 with `Location` and the created resource rendered like a get (request `fields`/`locales`). */

@@ -1,7 +1,204 @@
+import { and, eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { batch, countTrip } from "../db/client.ts";
+import { idempotencyKeys } from "../db/schema/index.ts";
 import type { AppEnv } from "../env.ts";
+import { ApiError, type ProblemDetailItem } from "./problem.ts";
 
-/** Runs a POST handler under the Idempotency-Key rules of DECISIONS 8 (see implementation notes). */
-export async function runIdempotent(_c: Context<AppEnv>, work: () => Promise<Response>): Promise<Response> {
-  return work();
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const IDEMPOTENCY_KEY_MAX = 255;
+const TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The same ISO form as the `timestamp` columns (whole seconds, `Z`), so text order is time order. */
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * The 400 item for a malformed `Idempotency-Key` header, or null when it is absent or fine.
+ * Exported so request validation can list it together with the other problems of the request.
+ */
+export function idempotencyKeyIssue(value: string | undefined): ProblemDetailItem | null {
+  if (value === undefined) return null;
+  if (value.length === 0)
+    return { location: "header", path: IDEMPOTENCY_HEADER, message: "must not be empty" };
+  if (value.length > IDEMPOTENCY_KEY_MAX) {
+    return {
+      location: "header",
+      path: IDEMPOTENCY_HEADER,
+      message: `must be at most ${IDEMPOTENCY_KEY_MAX} characters`,
+    };
+  }
+  return null;
+}
+
+/**
+ * Runs a POST handler under the Idempotency-Key rules (DECISIONS 8 and 12): the key is claimed
+ * with one atomic upsert (a live row is never overwritten; an expired one is replaced in the same
+ * statement), the work runs once, a 2xx answer is stored for replay and anything else releases the
+ * claim so a corrected retry can use the same key.
+ */
+export async function runIdempotent(c: Context<AppEnv>, work: () => Promise<Response>): Promise<Response> {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return work();
+  const issue = idempotencyKeyIssue(key);
+  if (issue) throw new ApiError("invalid_parameter", `${issue.path}: ${issue.message}`, [issue]);
+  const apiKeyId = c.get("apiKey")?.id;
+  // Keys are scoped to the API key; a route without authentication has no scope to keep them in.
+  if (apiKeyId === undefined) return work();
+
+  const fingerprint = await fingerprintOf(c);
+  const existing = await claim(c, apiKeyId, key, fingerprint);
+  if (existing) return answerExisting(existing, fingerprint);
+
+  const owned = and(
+    eq(idempotencyKeys.apiKeyId, apiKeyId),
+    eq(idempotencyKeys.key, key),
+    eq(idempotencyKeys.fingerprint, fingerprint),
+    eq(idempotencyKeys.state, "in_flight"),
+  );
+  let response: Response;
+  try {
+    response = await work();
+  } catch (err) {
+    await release(c, owned);
+    throw err;
+  }
+  if (response.status < 200 || response.status >= 300) {
+    await release(c, owned);
+    return response;
+  }
+
+  const text = await response.clone().text();
+  const location = response.headers.get("location");
+  try {
+    countTrip(c);
+    await c
+      .get("db")
+      .update(idempotencyKeys)
+      .set({
+        state: "done",
+        responseStatus: response.status,
+        responseBody: withoutSecret(text),
+        responseLocation: location,
+      })
+      .where(owned);
+  } catch (err) {
+    // The work is committed: answer it. The claim stays in flight until it expires.
+    logFailure(c, "store", err);
+  }
+  return response;
+}
+
+type Row = typeof idempotencyKeys.$inferSelect;
+
+/**
+ * One round trip, one transaction: the upsert inserts a new claim or replaces an expired row and
+ * returns it; otherwise it changes nothing and the select reads the live row that blocked it.
+ * Returns null when this request owns the claim. A row released between two attempts is retried.
+ */
+async function claim(c: Context<AppEnv>, apiKeyId: number, key: string, fingerprint: string) {
+  const db = c.get("db");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = Date.now();
+    const claimRow = {
+      fingerprint,
+      state: "in_flight" as const,
+      responseStatus: null,
+      responseBody: null,
+      responseLocation: null,
+      createdAt: iso(now),
+      expiresAt: iso(now + TTL_MS),
+    };
+    const [claimed, current] = await batch(c, [
+      db
+        .insert(idempotencyKeys)
+        .values({ apiKeyId, key, ...claimRow })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
+          set: claimRow,
+          setWhere: sql`${idempotencyKeys.expiresAt} <= ${iso(now)}`,
+        })
+        .returning({ key: idempotencyKeys.key }),
+      db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key))),
+    ]);
+    if (claimed.length > 0) return null;
+    const row = current[0];
+    if (row) return row;
+  }
+  throw inFlight();
+}
+
+const inFlight = () =>
+  new ApiError("conflict", "A request with this Idempotency-Key is still being processed", [], {
+    "Retry-After": "1",
+  });
+
+function answerExisting(row: Row, fingerprint: string): Response {
+  if (row.fingerprint !== fingerprint) {
+    throw new ApiError(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different request (method, path or body)",
+      [{ location: "header", path: IDEMPOTENCY_HEADER, message: "was used with a different request" }],
+    );
+  }
+  if (row.state !== "done" || row.responseStatus === null) throw inFlight();
+  const headers = new Headers({ "Content-Type": "application/json", "Idempotency-Replayed": "true" });
+  if (row.responseLocation) headers.set("Location", row.responseLocation);
+  return new Response(row.responseBody, { status: row.responseStatus, headers });
+}
+
+/** Errors are not stored: dropping the claim lets a corrected retry run with the same key. */
+async function release(c: Context<AppEnv>, owned: ReturnType<typeof and>) {
+  try {
+    countTrip(c);
+    await c.get("db").delete(idempotencyKeys).where(owned);
+  } catch (err) {
+    logFailure(c, "release", err);
+  }
+}
+
+/** Method + path + SHA-256 of the raw body bytes. */
+async function fingerprintOf(c: Context<AppEnv>) {
+  const body = c.get("rawBody") ?? new Uint8Array();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${c.req.method} ${c.req.path} ${hex}`;
+}
+
+/** A stored answer never holds a webhook signing secret (it is shown once, in the live answer). */
+function withoutSecret(text: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json) || !("secret" in json)) return text;
+  const { secret: _secret, ...rest } = json as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+function logFailure(c: Context<AppEnv>, step: string, err: unknown) {
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: c.get("requestId"),
+      idempotency: step,
+      error: err instanceof Error ? err.message : String(err),
+    }),
+  );
+}
+
+/** Deletes up to `limit` expired keys (the hourly cron calls it until it returns less than `limit`). */
+export async function purgeExpiredIdempotencyKeys(db: D1Database, nowIso: string, limit = 500) {
+  const result = await db
+    .prepare(
+      `DELETE FROM idempotency_keys WHERE rowid IN
+         (SELECT rowid FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)`,
+    )
+    .bind(nowIso, limit)
+    .run();
+  return result.meta.changes ?? 0;
 }

@@ -1,0 +1,50 @@
+import { brands, brandTranslations } from "../../db/schema/index.ts";
+import { jsonIn } from "../../conventions/engine.ts";
+import { intListParam, stringListParam } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { localizedUrl } from "../../conventions/store-settings.ts";
+
+type BrandRow = typeof brands.$inferSelect;
+type BrandTranslationRow = typeof brandTranslations.$inferSelect;
+
+/** Brand `name` is one root string (DECISIONS 12); `url` is per locale from the store domain. */
+export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
+  name: "brands",
+  label: "Brand",
+  table: brands,
+  idColumn: brands.id,
+  localized: true,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    name: { kind: "default", render: (r) => r.name },
+    internal_id: { kind: "default", render: (r) => r.internalId },
+    slug: { render: (r) => r.slug },
+    delivery_time_in_stock: { render: (r) => r.deliveryTimeInStock },
+    delivery_time_out_of_stock: { render: (r) => r.deliveryTimeOutOfStock },
+    image_url: { render: (r) => r.imageUrl },
+  },
+  translations: {
+    table: brandTranslations,
+    fk: brandTranslations.brandId,
+    localeColumn: brandTranslations.locale,
+    fields: {
+      url: { kind: "default", render: (_tr, locale, row, ctx) => localizedUrl(ctx.store, locale, row.slug) },
+      description: { render: (tr) => tr?.description ?? null },
+      body_html: { render: (tr) => tr?.bodyHtml ?? null },
+      long_name: { render: (tr) => tr?.longName ?? null },
+      meta_title: { render: (tr) => tr?.metaTitle ?? null },
+      meta_description: { render: (tr) => tr?.metaDescription ?? null },
+      size_guide_file: { render: (tr) => tr?.sizeGuideFile ?? null },
+    },
+  },
+  filters: {
+    brand_ids: { schema: intListParam("Brand ids (exact)."), where: (v: number[]) => jsonIn(brands.id, v) },
+    internal_ids: {
+      schema: stringListParam("Brand internal ids (exact).", 200, 100),
+      where: (v: string[]) => jsonIn(brands.internalId, v),
+    },
+    slug: { schema: stringListParam("Brand slugs (exact).", 200, 100), where: (v: string[]) => jsonIn(brands.slug, v) },
+  },
+  sorts: { id: { column: brands.id }, name: { column: brands.name } },
+  defaultSort: "id_asc",
+});

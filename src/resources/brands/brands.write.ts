@@ -1,0 +1,95 @@
+import { eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import { freeSlugs } from "../../conventions/generated-slug.ts";
+import { resolveImageUrl } from "../../conventions/image-field.ts";
+import { isoNow } from "../../conventions/params.ts";
+import { slugify } from "../../conventions/slug.ts";
+import {
+  type TranslationTarget,
+  assertEnabledLocales,
+  translationStatements,
+} from "../../conventions/translations-write.ts";
+import { describeError, runWrite } from "../../conventions/writes.ts";
+import { countTrip } from "../../db/client.ts";
+import { brands, brandTranslations } from "../../db/schema/index.ts";
+import type { AppEnv } from "../../env.ts";
+import { isUniqueViolation } from "../../http/errors.ts";
+import { notFound } from "../../http/problem.ts";
+import { BRAND_TRANSLATION_COLUMNS, type BrandCreate, type BrandUpdate } from "./brands.schema.ts";
+
+const UNIQUE = {
+  brands_internal_id_unique: { path: "internal_id", message: "is already used by another brand" },
+  brands_slug_unique: { path: "slug", message: "is already used by another brand" },
+};
+
+const TRANSLATIONS: TranslationTarget = {
+  table: brandTranslations,
+  fkKey: "brandId",
+  fk: brandTranslations.brandId,
+  locale: brandTranslations.locale,
+  columns: BRAND_TRANSLATION_COLUMNS,
+};
+
+/** The id of the row the same batch just inserted (D1 runs a batch as one serialized transaction). */
+const justInsertedId = sql`(SELECT MAX(id) FROM brands)`;
+
+export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promise<number> {
+  await assertEnabledLocales(c, Object.keys(body.translations));
+  const imageUrl = await resolveImageUrl(c, body.image_url, null);
+  const db = c.get("db");
+  for (let attempt = 0; ; attempt++) {
+    const base = slugify(body.name);
+    const slug = body.slug ?? (base ? (await freeSlugs(c, brands.slug, [base]))[0] : undefined);
+    const statements: BatchItem<"sqlite">[] = [
+      db.insert(brands).values({
+        name: body.name,
+        internalId: body.internal_id ?? null,
+        slug: slug ?? sql`'brand-' || (SELECT COALESCE(MAX(id), 0) + 1 FROM brands)`,
+        deliveryTimeInStock: body.delivery_time_in_stock ?? null,
+        deliveryTimeOutOfStock: body.delivery_time_out_of_stock ?? null,
+        imageUrl: imageUrl ?? null,
+      }),
+      ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations),
+      db.select({ id: brands.id }).from(brands).where(eq(brands.id, justInsertedId)),
+    ];
+    try {
+      const rules = body.slug ? UNIQUE : { brands_internal_id_unique: UNIQUE.brands_internal_id_unique };
+      const results = await runWrite(c, rules, () => db.batch(statements as [BatchItem<"sqlite">]));
+      const last = results[results.length - 1] as { id: number }[];
+      return (last[0] as { id: number }).id;
+    } catch (err) {
+      // A generated slug taken by a concurrent writer: look again (the index stays the arbiter).
+      if (body.slug === undefined && attempt < 3 && isSlugRace(err)) continue;
+      throw err;
+    }
+  }
+}
+
+const isSlugRace = (err: unknown) => isUniqueViolation(err) && describeError(err).includes("brands.slug");
+
+export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpdate): Promise<void> {
+  const db = c.get("db");
+  countTrip(c);
+  const [current] = await db.select({ imageUrl: brands.imageUrl }).from(brands).where(eq(brands.id, id));
+  if (!current) throw notFound("Brand");
+  if (body.translations) await assertEnabledLocales(c, Object.keys(body.translations));
+  const imageUrl = await resolveImageUrl(c, body.image_url, current.imageUrl);
+  const changes = {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
+    ...(body.slug !== undefined ? { slug: body.slug } : {}),
+    ...(body.delivery_time_in_stock !== undefined ? { deliveryTimeInStock: body.delivery_time_in_stock } : {}),
+    ...(body.delivery_time_out_of_stock !== undefined
+      ? { deliveryTimeOutOfStock: body.delivery_time_out_of_stock }
+      : {}),
+    ...(imageUrl !== undefined ? { imageUrl } : {}),
+    updatedAt: isoNow(),
+  };
+  await runWrite(c, UNIQUE, () =>
+    db.batch([
+      db.update(brands).set(changes).where(eq(brands.id, id)),
+      ...translationStatements(db, TRANSLATIONS, id, body.translations ?? {}),
+    ]),
+  );
+}

@@ -1,0 +1,72 @@
+import { eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { jsonIn } from "../../conventions/engine.ts";
+import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { localizedUrl } from "../../conventions/store-settings.ts";
+import { categories, categoryTranslations } from "../../db/schema/index.ts";
+
+type CategoryRow = typeof categories.$inferSelect;
+type CategoryTranslationRow = typeof categoryTranslations.$inferSelect;
+
+export const CATEGORY_STATUSES = ["published", "unpublished"] as const;
+
+/** Categories: a tree by `parent_id`; name, slug and url are per locale (DECISIONS 11.7). */
+export const categoryResource = defineResource<CategoryRow, CategoryTranslationRow>({
+  name: "categories",
+  label: "Category",
+  table: categories,
+  idColumn: categories.id,
+  localized: true,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    internal_id: { kind: "default", render: (r) => r.internalId },
+    parent_id: { render: (r) => r.parentId },
+    status: { render: (r) => r.status },
+    image_url: { render: (r) => r.imageUrl },
+    merchant_categories: { render: (r) => r.merchantCategories ?? {} },
+  },
+  translations: {
+    table: categoryTranslations,
+    fk: categoryTranslations.categoryId,
+    localeColumn: categoryTranslations.locale,
+    fields: {
+      name: { kind: "default", render: (tr) => tr?.name ?? null },
+      url: { kind: "default", render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug) },
+      slug: { render: (tr) => tr?.slug ?? null },
+      description: { render: (tr) => tr?.description ?? null },
+      body_html: { render: (tr) => tr?.bodyHtml ?? null },
+      long_name: { render: (tr) => tr?.longName ?? null },
+      meta_title: { render: (tr) => tr?.metaTitle ?? null },
+      meta_description: { render: (tr) => tr?.metaDescription ?? null },
+    },
+  },
+  filters: {
+    category_ids: {
+      schema: intListParam("Category ids (exact)."),
+      where: (v: number[]) => jsonIn(categories.id, v),
+    },
+    internal_ids: {
+      schema: stringListParam("Category internal ids (exact).", 200, 100),
+      where: (v: string[]) => jsonIn(categories.internalId, v),
+    },
+    is_root_folder: {
+      schema: boolParam("true: only top-level categories (no parent); false: only subcategories."),
+      where: (v: boolean) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
+    },
+    parent_id: {
+      schema: intParam({ min: 1, description: "Direct children of this category." }),
+      where: (v: number) => eq(categories.parentId, v),
+    },
+    slug: {
+      schema: stringListParam("Category slugs in any locale (exact).", 200, 100),
+      where: (v: string[]) =>
+        sql`EXISTS (SELECT 1 FROM ${categoryTranslations} WHERE ${categoryTranslations.categoryId} = ${categories.id} AND ${jsonIn(categoryTranslations.slug, v)})`,
+    },
+    status: {
+      schema: enumParam(CATEGORY_STATUSES, "Publication status."),
+      where: (v: string) => eq(categories.status, v as (typeof CATEGORY_STATUSES)[number]),
+    },
+  },
+  sorts: { id: { column: categories.id }, name: { translated: categoryTranslations.name } },
+  defaultSort: "id_asc",
+});

@@ -1,0 +1,200 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import { jsonIn } from "../../conventions/engine.ts";
+import { freeSlugs } from "../../conventions/generated-slug.ts";
+import { resolveImageUrl } from "../../conventions/image-field.ts";
+import { isoNow } from "../../conventions/params.ts";
+import { slugify } from "../../conventions/slug.ts";
+import {
+  type TranslationTarget,
+  assertEnabledLocales,
+  translationStatements,
+} from "../../conventions/translations-write.ts";
+import { describeError, runWrite } from "../../conventions/writes.ts";
+import { batch } from "../../db/client.ts";
+import { categories, categoryTranslations } from "../../db/schema/index.ts";
+import type { AppEnv } from "../../env.ts";
+import { isUniqueViolation } from "../../http/errors.ts";
+import { ApiError, notFound } from "../../http/problem.ts";
+import { CATEGORY_TRANSLATION_COLUMNS, type CategoryCreate, type CategoryUpdate } from "./categories.schema.ts";
+
+const TRANSLATIONS: TranslationTarget = {
+  table: categoryTranslations,
+  fkKey: "categoryId",
+  fk: categoryTranslations.categoryId,
+  locale: categoryTranslations.locale,
+  columns: CATEGORY_TRANSLATION_COLUMNS,
+};
+
+const UNIQUE = {
+  categories_internal_id_unique: { path: "internal_id", message: "is already used by another category" },
+};
+
+/** The id of the row the same batch just inserted (D1 runs a batch as one serialized transaction). */
+const justInsertedId = sql`(SELECT MAX(id) FROM categories)`;
+
+type TranslationsBody = NonNullable<CategoryUpdate["translations"]>;
+
+async function assertParentExists(c: Context<AppEnv>, parentId: number | null | undefined) {
+  if (parentId === undefined || parentId === null) return;
+  const [row] = await batch(c, [
+    c.get("db").select({ id: categories.id }).from(categories).where(eq(categories.id, parentId)),
+  ]);
+  if (row.length === 0) {
+    throw new ApiError("invalid_body", `parent_id: category ${parentId} does not exist`, [
+      { location: "body", path: "parent_id", message: `category ${parentId} does not exist` },
+    ]);
+  }
+}
+
+/**
+ * Generated slugs for locales that get a new translation without a supplied slug: from the name,
+ * or `category-<id>` when there is none (DECISIONS 12 "Slugs").
+ */
+async function generatedSlugs(c: Context<AppEnv>, translations: TranslationsBody, newLocales: string[]) {
+  const out: Record<string, unknown> = {};
+  for (const locale of newLocales) {
+    const entry = translations[locale];
+    if (!entry || entry.slug !== undefined) continue;
+    const base = entry.name ? slugify(entry.name) : "";
+    out[locale] = base
+      ? (await freeSlugs(c, categoryTranslations.slug, [base], eq(categoryTranslations.locale, locale)))[0]
+      : undefined;
+  }
+  return out;
+}
+
+const slugConflict = (translations: TranslationsBody) =>
+  Object.entries(translations)
+    .filter(([, entry]) => entry?.slug !== undefined)
+    .map(([locale]) => [
+      `category_translations_slug_${locale}`,
+      { path: `translations.${locale}.slug`, message: "is already used by another category in this locale" },
+    ]);
+
+export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): Promise<number> {
+  await assertEnabledLocales(c, Object.keys(body.translations));
+  await assertParentExists(c, body.parent_id);
+  const imageUrl = await resolveImageUrl(c, body.image_url, null);
+  const db = c.get("db");
+  for (let attempt = 0; ; attempt++) {
+    const slugs = await generatedSlugs(c, body.translations, Object.keys(body.translations));
+    const statements: BatchItem<"sqlite">[] = [
+      db.insert(categories).values({
+        status: body.status,
+        internalId: body.internal_id ?? null,
+        parentId: body.parent_id ?? null,
+        imageUrl: imageUrl ?? null,
+        merchantCategories: body.merchant_categories ?? null,
+      }),
+      ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations, (locale) =>
+        body.translations[locale]?.slug !== undefined
+          ? {}
+          : { slug: slugs[locale] ?? sql`'category-' || (SELECT MAX(id) FROM categories)` },
+      ),
+      db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
+    ];
+    try {
+      const results = await runCategoryWrite(c, body.translations, () =>
+        db.batch(statements as [BatchItem<"sqlite">]),
+      );
+      return ((results[results.length - 1] as { id: number }[])[0] as { id: number }).id;
+    } catch (err) {
+      if (attempt < 3 && isGeneratedSlugRace(err)) continue;
+      throw err;
+    }
+  }
+}
+
+export async function updateCategory(c: Context<AppEnv>, id: number, body: CategoryUpdate): Promise<void> {
+  const db = c.get("db");
+  const translations = body.translations ?? {};
+  const locales = Object.keys(translations);
+  const [rows, existingLocales] = await batch(c, [
+    db.select({ imageUrl: categories.imageUrl }).from(categories).where(eq(categories.id, id)),
+    db
+      .select({ locale: categoryTranslations.locale })
+      .from(categoryTranslations)
+      .where(and(eq(categoryTranslations.categoryId, id), jsonIn(categoryTranslations.locale, locales))),
+  ]);
+  const current = rows[0];
+  if (!current) throw notFound("Category");
+  await assertEnabledLocales(c, locales);
+  await assertParentExists(c, body.parent_id);
+  const imageUrl = await resolveImageUrl(c, body.image_url, current.imageUrl);
+  const known = new Set(existingLocales.map((r) => r.locale));
+  const newLocales = locales.filter((l) => !known.has(l) && translations[l] !== null);
+
+  for (let attempt = 0; ; attempt++) {
+    const slugs = await generatedSlugs(c, translations, newLocales);
+    const changes = {
+      ...(body.status !== undefined ? { status: body.status } : {}),
+      ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
+      ...(body.parent_id !== undefined ? { parentId: body.parent_id } : {}),
+      ...(imageUrl !== undefined ? { imageUrl } : {}),
+      ...(body.merchant_categories !== undefined
+        ? {
+            merchantCategories: sql`json_patch(coalesce(${categories.merchantCategories}, '{}'), ${JSON.stringify(body.merchant_categories)})`,
+          }
+        : {}),
+      updatedAt: isoNow(),
+    };
+    const newParent = body.parent_id;
+    // The cycle check is part of the write itself: the UPDATE matches no row when the new parent
+    // is the category or one of its descendants, and the guard then aborts the whole batch.
+    const update = db
+      .update(categories)
+      .set(changes as never)
+      .where(
+        newParent
+          ? and(
+              eq(categories.id, id),
+              sql`NOT EXISTS (WITH RECURSIVE ancestors(id) AS (SELECT ${newParent} UNION SELECT c.parent_id FROM categories c JOIN ancestors a ON c.id = a.id WHERE c.parent_id IS NOT NULL) SELECT 1 FROM ancestors WHERE ancestors.id = ${id})`,
+            )
+          : eq(categories.id, id),
+      );
+    const statements: BatchItem<"sqlite">[] = [
+      update,
+      ...(newParent ? [db.run(sql`INSERT INTO categories (id, status) SELECT NULL, NULL WHERE changes() = 0`)] : []),
+      ...translationStatements(db, TRANSLATIONS, id, translations, (locale) =>
+        newLocales.includes(locale) && translations[locale]?.slug === undefined
+          ? { slug: slugs[locale] ?? `category-${id}` }
+          : {},
+      ),
+    ];
+    try {
+      await runCategoryWrite(c, translations, () => db.batch(statements as [BatchItem<"sqlite">]));
+      return;
+    } catch (err) {
+      if (/NOT NULL constraint failed: categories\.status/.test(describeError(err))) {
+        throw new ApiError("conflict", `parent_id: category ${newParent} is this category or one of its descendants`, [
+          { location: "body", path: "parent_id", message: "would make the category its own ancestor" },
+        ]);
+      }
+      if (attempt < 3 && isGeneratedSlugRace(err)) continue;
+      throw err;
+    }
+  }
+}
+
+/** Maps the UNIQUE violations a category write can cause to 409 entries naming the field. */
+async function runCategoryWrite<T>(c: Context<AppEnv>, translations: TranslationsBody, write: () => Promise<T>) {
+  try {
+    return await runWrite(c, UNIQUE, write);
+  } catch (err) {
+    const supplied = slugConflict(translations);
+    if (isUniqueViolation(err) && describeError(err).includes("category_translations.slug") && supplied.length > 0) {
+      const items = supplied.map(([, rule]) => ({ location: "body" as const, ...(rule as { path: string; message: string }) }));
+      throw new ApiError(
+        "conflict",
+        "A supplied slug is already used by another category in the same locale",
+        items,
+      );
+    }
+    throw err;
+  }
+}
+
+const isGeneratedSlugRace = (err: unknown) =>
+  isUniqueViolation(err) && describeError(err).includes("category_translations.slug");
