@@ -1,6 +1,5 @@
 import { env } from "cloudflare:test";
-import { inject } from "vitest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, unique } from "./helpers.ts";
 
 const createBrand = async (overrides: Record<string, unknown> = {}) => {
@@ -9,14 +8,23 @@ const createBrand = async (overrides: Record<string, unknown> = {}) => {
     body: { name: unique("Brand"), translations: { "es-ES": { description: "Descripción" } }, ...overrides },
   });
   expect(res.status).toBe(201);
-  return res.json as { id: number; name: string; internal_id: string | null; translations: Record<string, { url: string | null }> };
+  return res.json as {
+    id: number;
+    name: string;
+    internal_id: string | null;
+    translations: Record<string, { url: string | null }>;
+  };
 };
 
 describe("brand create", () => {
   it("answers 201 with Location and the default representation", async () => {
     const res = await api("/api/v1/brands", {
       method: "POST",
-      body: { name: "Zapatos Niño", internal_id: unique("BR"), translations: { "es-ES": { description: "x" } } },
+      body: {
+        name: "Zapatos Niño",
+        internal_id: unique("BR"),
+        translations: { "es-ES": { description: "x" } },
+      },
     });
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toBe(`https://api.test/api/v1/brands/${res.json.id}`);
@@ -77,7 +85,10 @@ describe("brand create", () => {
   });
 
   it("refuses an unsupported locale in the body with unsupported_locale", async () => {
-    const res = await api("/api/v1/brands", { method: "POST", body: { name: "X", translations: { "xx-XX": {} } } });
+    const res = await api("/api/v1/brands", {
+      method: "POST",
+      body: { name: "X", translations: { "xx-XX": {} } },
+    });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe("unsupported_locale");
   });
@@ -90,14 +101,20 @@ describe("brand create", () => {
     });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe("image_unavailable");
-    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM brands WHERE name = ?").bind(name).first<{ n: number }>();
+    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM brands WHERE name = ?")
+      .bind(name)
+      .first<{ n: number }>();
     expect(row?.n).toBe(0);
   });
 
   it("stores a downloaded image and answers with the served copy", async () => {
     const res = await api("/api/v1/brands?fields=image_url", {
       method: "POST",
-      body: { name: unique("WithImage"), image_url: `${inject("fixtureOrigin")}/images/ok.png`, translations: {} },
+      body: {
+        name: unique("WithImage"),
+        image_url: `${inject("fixtureOrigin")}/images/ok.png`,
+        translations: {},
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json.image_url).toMatch(/^https:\/\/api\.test\/images\/[0-9a-f]{64}\.png$/);
@@ -110,12 +127,18 @@ describe("brand create", () => {
 describe("brand update", () => {
   it("changes only the fields sent and merges translations per field", async () => {
     const brand = await createBrand({
-      translations: { "es-ES": { description: "uno", meta_title: "título" }, "en-GB": { description: "one" } },
+      translations: {
+        "es-ES": { description: "uno", meta_title: "título" },
+        "en-GB": { description: "one" },
+      },
     });
-    const res = await api(`/api/v1/brands/${brand.id}?fields=name,description,meta_title&locales=es-ES,en-GB`, {
-      method: "PATCH",
-      body: { translations: { "es-ES": { description: "dos" }, "en-GB": null } },
-    });
+    const res = await api(
+      `/api/v1/brands/${brand.id}?fields=name,description,meta_title&locales=es-ES,en-GB`,
+      {
+        method: "PATCH",
+        body: { translations: { "es-ES": { description: "dos" }, "en-GB": null } },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.json.name).toBe(brand.name);
     expect(res.json.translations["es-ES"]).toEqual({ description: "dos", meta_title: "título" });
@@ -140,7 +163,10 @@ describe("brand update", () => {
   it("keeps the slug on rename", async () => {
     const brand = await createBrand();
     const before = (await api(`/api/v1/brands/${brand.id}?fields=slug`)).json.slug;
-    const res = await api(`/api/v1/brands/${brand.id}?fields=slug,name`, { method: "PATCH", body: { name: "Renamed" } });
+    const res = await api(`/api/v1/brands/${brand.id}?fields=slug,name`, {
+      method: "PATCH",
+      body: { name: "Renamed" },
+    });
     expect(res.json).toEqual({ id: brand.id, name: "Renamed", slug: before });
   });
 

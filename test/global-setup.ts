@@ -36,7 +36,9 @@ export default async function setup(project: TestProject) {
     } else if (url.pathname === "/images/jpeg") {
       res.writeHead(200, { "content-type": "image/jpeg; charset=binary" }).end(JPEG);
     } else if (url.pathname === "/images/svg") {
-      res.writeHead(200, { "content-type": "image/svg+xml" }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+      res
+        .writeHead(200, { "content-type": "image/svg+xml" })
+        .end('<svg xmlns="http://www.w3.org/2000/svg"/>');
     } else if (url.pathname === "/images/mislabeled") {
       res.writeHead(200, { "content-type": "image/png" }).end("GIF89a not really a png");
     } else if (url.pathname === "/images/redirect-ok") {

@@ -115,7 +115,7 @@ describe("checkOutboundUrl", () => {
   });
 
   it.each(LOOPBACK_URLS)("refuses loopback %s in production", (raw) => {
-    expect(refusal(raw, PROD)).toBe(raw.startsWith("http:") ? LOOPBACK : LOOPBACK);
+    expect(refusal(raw, PROD)).toBe(LOOPBACK);
   });
 
   it.each(LOOPBACK_URLS)("allows loopback %s in development", (raw) => {

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { SUPPORTED_LOCALES, isSupportedLocale } from "./locales.ts";
+import { isSupportedLocale, SUPPORTED_LOCALES } from "./locales.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "./slug.ts";
 
 /** Field schemas shared by write bodies, with the lengths of DECISIONS 12 "Lengths". */
 export const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-export const nameText = () => z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters");
+export const nameText = () =>
+  z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters");
 export const internalIdText = () =>
   z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 export const metaText = () => text(1000);

@@ -1,4 +1,4 @@
-import { type SQL, and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
@@ -53,14 +53,22 @@ export function translationStatements(
 }
 
 /** Locales of a write body must be enabled for the store (400 `unsupported_locale` otherwise). */
-export async function assertEnabledLocales(c: Context<AppEnv>, locales: string[], pathPrefix = "translations") {
+export async function assertEnabledLocales(
+  c: Context<AppEnv>,
+  locales: string[],
+  pathPrefix = "translations",
+) {
   const settings = await getStoreSettings(c);
   const disabled = locales.filter((l) => !settings.enabledLocales.includes(l));
   if (disabled.length > 0) {
     throw new ApiError(
       "unsupported_locale",
       `Locale${disabled.length > 1 ? "s" : ""} not enabled for this store: ${disabled.join(", ")}`,
-      disabled.map((l) => ({ location: "body" as const, path: `${pathPrefix}.${l}`, message: "is not enabled for this store" })),
+      disabled.map((l) => ({
+        location: "body" as const,
+        path: `${pathPrefix}.${l}`,
+        message: "is not enabled for this store",
+      })),
     );
   }
 }

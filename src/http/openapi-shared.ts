@@ -1,25 +1,55 @@
-import { z } from "@hono/zod-openapi";
+import { type OpenAPIRegistry, z } from "@hono/zod-openapi";
+import type { ProblemCode } from "./problem.ts";
+
+/** Every problem `code` with what it means; `satisfies` keeps it in step with `ProblemCode`. */
+const PROBLEM_CODES = {
+  invalid_parameter: "A path or query parameter has a bad value (or a required one is missing).",
+  unknown_parameter: "The query names a parameter the operation does not accept.",
+  invalid_body: "The request body is not valid JSON or breaks the operation's body schema.",
+  unsupported_locale: "A locale outside the supported list, or not enabled for the store.",
+  image_unavailable: "An `image_url` could not be downloaded, or is not a supported image.",
+  unauthorized: "Missing, malformed, unknown or revoked API key.",
+  forbidden: "The API key lacks the scope the operation needs.",
+  not_found: "Unknown path, resource or parent resource.",
+  page_not_found: "`page` is beyond the last page.",
+  method_not_allowed: "Known path, other method.",
+  conflict: "A uniqueness rule would break, or the same Idempotency-Key is still in flight.",
+  payload_too_large: "The body exceeds 1 MiB (10 MiB for bulk operations).",
+  unsupported_media_type: "A write body whose Content-Type is not JSON.",
+  idempotency_key_reused: "The Idempotency-Key was used before with a different body.",
+  rate_limited: "The API key's rate limit for this kind of request is spent.",
+  internal: "Unexpected error; nothing about it is leaked.",
+} satisfies Record<ProblemCode, string>;
+
+const codeList = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
 
 export const ProblemSchema = z
   .object({
-    type: z.string().url(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string().openapi({ description: "Stable machine-readable error code." }),
-    request_id: z.string(),
+    type: z.url().openapi({ description: "URI identifying the problem type." }),
+    title: z.string().openapi({ description: "Short summary of the problem type." }),
+    status: z.number().int().min(400).max(599).openapi({ description: "The HTTP status code." }),
+    detail: z.string().openapi({ description: "What went wrong in this request." }),
+    code: z.enum(codeList).openapi({
+      description: `Stable machine-readable error code:\n\n${codeList
+        .map((code) => `- \`${code}\`: ${PROBLEM_CODES[code]}`)
+        .join("\n")}`,
+    }),
+    request_id: z.uuid().openapi({ description: "Also in the `X-Request-Id` header; quote it in reports." }),
     errors: z
       .array(
         z.object({
           location: z.enum(["query", "path", "body", "header"]),
-          path: z.string(),
+          path: z.string().openapi({
+            description: "Parameter name, or dotted path inside the body (empty for the body itself).",
+          }),
           message: z.string(),
         }),
       )
       .optional()
-      .openapi({ description: "Every problem found, not just the first." }),
+      .openapi({ description: "Every problem found, not just the first (validation errors)." }),
   })
   .openapi("Problem", {
+    description: "RFC 9457 problem details, sent as `application/problem+json` with every 4xx and 5xx.",
     example: {
       type: "https://storefront.dev/problems/validation",
       title: "Invalid request",
@@ -31,24 +61,78 @@ export const ProblemSchema = z
     },
   });
 
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: ProblemSchema } },
+const HEADERS = {
+  "X-Request-Id": "Unique id of this request (every response); the same value as a problem's `request_id`.",
+  "WWW-Authenticate": 'Always `Bearer realm="storefront"`.',
+  Allow: "The methods the path accepts.",
+  "Retry-After": "Seconds to wait before retrying.",
+} as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+/** Each error status as a reusable response component, with the headers it carries. */
+const ERRORS = {
+  400: { name: "BadRequest", description: "Invalid request: every problem is listed in `errors`." },
+  401: {
+    name: "Unauthorized",
+    description: "Missing, malformed, unknown or revoked API key.",
+    headers: ["WWW-Authenticate"],
+  },
+  403: { name: "Forbidden", description: "The API key lacks the scope this operation needs." },
+  404: { name: "NotFound", description: "Unknown path or resource, or a page beyond the last." },
+  405: {
+    name: "MethodNotAllowed",
+    description: "Known path, other method; see the `Allow` header.",
+    headers: ["Allow"],
+  },
+  409: {
+    name: "Conflict",
+    description:
+      "A uniqueness rule would break, or a request with the same Idempotency-Key is still in flight (then with `Retry-After`).",
+    headers: ["Retry-After"],
+  },
+  413: {
+    name: "PayloadTooLarge",
+    description: "Request body too large (1 MiB; 10 MiB for bulk operations).",
+  },
+  415: { name: "UnsupportedMediaType", description: "Write body is not JSON." },
+  422: { name: "IdempotencyKeyReused", description: "Idempotency-Key reused with a different body." },
+  429: {
+    name: "TooManyRequests",
+    description: "Rate limit exceeded; see `Retry-After`.",
+    headers: ["Retry-After"],
+  },
+  500: { name: "InternalError", description: "Unexpected error; quote `request_id` when reporting it." },
+} as const satisfies Record<number, { name: string; description: string; headers?: readonly HeaderName[] }>;
+
+type ErrorStatus = keyof typeof ERRORS;
+
+const ref = (kind: "responses" | "headers" | "schemas", name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
 });
 
-export const ERROR_RESPONSES = {
-  400: problem("Invalid request: every problem is listed in `errors`."),
-  401: problem("Missing, malformed, unknown or revoked API key."),
-  403: problem("The API key lacks the scope this operation needs."),
-  404: problem("Unknown resource, or a page beyond the last."),
-  405: problem("Known path, other method; see the `Allow` header."),
-  409: problem("Conflict with a uniqueness rule, or an idempotent request still in flight."),
-  413: problem("Request body too large."),
-  415: problem("Write body is not JSON."),
-  422: problem("Idempotency-Key reused with a different body."),
-  429: problem("Rate limit exceeded; see `Retry-After`."),
-  500: problem("Unexpected error; quote `request_id` when reporting it."),
-} as const;
+/** Error responses by status, as references to the components `registerOpenApiComponents` adds. */
+export const ERROR_RESPONSES = Object.fromEntries(
+  Object.entries(ERRORS).map(([status, e]) => [status, ref("responses", e.name)]),
+) as Record<ErrorStatus, { $ref: string }>;
+
+/** Shared components: the Problem schema, common headers and one response per error status. */
+export function registerOpenApiComponents(registry: OpenAPIRegistry) {
+  registry.register("Problem", ProblemSchema);
+  for (const [name, description] of Object.entries(HEADERS)) {
+    registry.registerComponent("headers", name, { description, schema: { type: "string" } });
+  }
+  for (const e of Object.values(ERRORS)) {
+    const extra: readonly HeaderName[] = "headers" in e ? e.headers : [];
+    registry.registerComponent("responses", e.name, {
+      description: e.description,
+      headers: Object.fromEntries(
+        (["X-Request-Id", ...extra] as HeaderName[]).map((h) => [h, ref("headers", h)]),
+      ),
+      content: { "application/problem+json": { schema: ref("schemas", "Problem") } },
+    });
+  }
+}
 
 export const PaginationSchema = z
   .object({
@@ -56,8 +140,8 @@ export const PaginationSchema = z
     per_page: z.number().int(),
     total: z.number().int(),
     total_pages: z.number().int(),
-    next_page_url: z.string().url().optional(),
-    previous_page_url: z.string().url().optional(),
+    next_page_url: z.url().optional().openapi({ description: "Absent on the last page." }),
+    previous_page_url: z.url().optional().openapi({ description: "Absent on the first page." }),
   })
   .openapi("Pagination");
 

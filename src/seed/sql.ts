@@ -55,23 +55,12 @@ export function sqlLiteral(value: SqlValue): string {
 /** The statement with every `?` placeholder (outside quoted text) replaced by its literal. */
 export function inlineParams(statement: SeedStatement): string {
   const { sql, params } = statement;
-  let out = "";
   let next = 0;
-  let quote: string | null = null;
-  for (const ch of sql) {
-    if (quote) {
-      if (ch === quote) quote = null;
-      out += ch;
-    } else if (ch === "'" || ch === '"' || ch === "`") {
-      quote = ch;
-      out += ch;
-    } else if (ch === "?") {
-      if (next >= params.length) throw new Error(`Too few parameters for: ${sql.slice(0, 80)}`);
-      out += sqlLiteral(params[next++] ?? null);
-    } else {
-      out += ch;
-    }
-  }
+  const out = sql.replace(/'[^']*'|"[^"]*"|`[^`]*`|\?/g, (match) => {
+    if (match !== "?") return match;
+    if (next >= params.length) throw new Error(`Too few parameters for: ${sql.slice(0, 80)}`);
+    return sqlLiteral(params[next++] ?? null);
+  });
   if (next !== params.length) throw new Error(`Too many parameters for: ${sql.slice(0, 80)}`);
   return out;
 }

@@ -1,8 +1,8 @@
-import { brands, brandTranslations } from "../../db/schema/index.ts";
 import { jsonIn } from "../../conventions/engine.ts";
 import { intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
+import { brands, brandTranslations } from "../../db/schema/index.ts";
 
 type BrandRow = typeof brands.$inferSelect;
 type BrandTranslationRow = typeof brandTranslations.$inferSelect;
@@ -43,7 +43,10 @@ export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
       schema: stringListParam("Brand internal ids (exact).", 200, 100),
       where: (v: string[]) => jsonIn(brands.internalId, v),
     },
-    slug: { schema: stringListParam("Brand slugs (exact).", 200, 100), where: (v: string[]) => jsonIn(brands.slug, v) },
+    slug: {
+      schema: stringListParam("Brand slugs (exact).", 200, 100),
+      where: (v: string[]) => jsonIn(brands.slug, v),
+    },
   },
   sorts: { id: { column: brands.id }, name: { column: brands.name } },
   defaultSort: "id_asc",

@@ -27,7 +27,9 @@ export function registerBrands(app: OpenAPIHono<AppEnv>) {
       scope: "write",
       query: writeQuerySchema(brandResource),
       body: BrandCreateSchema,
-      responses: { 201: { description: "Created", content: { "application/json": { schema: BrandSchema } } } },
+      responses: {
+        201: { description: "Created", content: { "application/json": { schema: BrandSchema } } },
+      },
     },
     async (c, { query, body }) => created(c, brandResource, "/brands", await createBrand(c, body), query),
   );
@@ -45,7 +47,9 @@ export function registerBrands(app: OpenAPIHono<AppEnv>) {
       params: pathId,
       query: writeQuerySchema(brandResource),
       body: BrandUpdateSchema,
-      responses: { 200: { description: "Updated", content: { "application/json": { schema: BrandSchema } } } },
+      responses: {
+        200: { description: "Updated", content: { "application/json": { schema: BrandSchema } } },
+      },
     },
     async (c, { params, query, body }) => {
       await updateBrand(c, params.id, body);

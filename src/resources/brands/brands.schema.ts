@@ -59,7 +59,9 @@ const common = {
   image_url: urlText()
     .nullable()
     .optional()
-    .openapi({ description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy." }),
+    .openapi({
+      description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
+    }),
 };
 
 export const BrandCreateSchema = z

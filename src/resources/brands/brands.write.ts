@@ -6,8 +6,8 @@ import { resolveImageUrl } from "../../conventions/image-field.ts";
 import { isoNow } from "../../conventions/params.ts";
 import { slugify } from "../../conventions/slug.ts";
 import {
-  type TranslationTarget,
   assertEnabledLocales,
+  type TranslationTarget,
   translationStatements,
 } from "../../conventions/translations-write.ts";
 import { describeError, runWrite } from "../../conventions/writes.ts";
@@ -79,7 +79,9 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
     ...(body.slug !== undefined ? { slug: body.slug } : {}),
-    ...(body.delivery_time_in_stock !== undefined ? { deliveryTimeInStock: body.delivery_time_in_stock } : {}),
+    ...(body.delivery_time_in_stock !== undefined
+      ? { deliveryTimeInStock: body.delivery_time_in_stock }
+      : {}),
     ...(body.delivery_time_out_of_stock !== undefined
       ? { deliveryTimeOutOfStock: body.delivery_time_out_of_stock }
       : {}),

@@ -32,7 +32,9 @@ export function registerCategories(app: OpenAPIHono<AppEnv>) {
       scope: "write",
       query: writeQuerySchema(categoryResource),
       body: CategoryCreateSchema,
-      responses: { 201: { description: "Created", content: { "application/json": { schema: CategorySchema } } } },
+      responses: {
+        201: { description: "Created", content: { "application/json": { schema: CategorySchema } } },
+      },
     },
     async (c, { query, body }) =>
       created(c, categoryResource, "/categories", await createCategory(c, body), query),
@@ -52,7 +54,9 @@ export function registerCategories(app: OpenAPIHono<AppEnv>) {
       params: pathId,
       query: writeQuerySchema(categoryResource),
       body: CategoryUpdateSchema,
-      responses: { 200: { description: "Updated", content: { "application/json": { schema: CategorySchema } } } },
+      responses: {
+        200: { description: "Updated", content: { "application/json": { schema: CategorySchema } } },
+      },
     },
     async (c, { params, query, body }) => {
       await updateCategory(c, params.id, body);

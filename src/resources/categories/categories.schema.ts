@@ -46,7 +46,9 @@ const translationFields = {
   name: nameText().nullable().optional(),
   slug: slugText()
     .optional()
-    .openapi({ description: "Generated from the name when omitted; unique per locale; never changes on rename." }),
+    .openapi({
+      description: "Generated from the name when omitted; unique per locale; never changes on rename.",
+    }),
   description: longText().nullable().optional(),
   body_html: longText().nullable().optional(),
   long_name: nameText().nullable().optional(),
@@ -61,7 +63,9 @@ const common = {
   image_url: urlText()
     .nullable()
     .optional()
-    .openapi({ description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy." }),
+    .openapi({
+      description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
+    }),
   parent_id: positiveId().nullable().optional().openapi({ description: "null: top level." }),
 };
 

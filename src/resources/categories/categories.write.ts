@@ -7,8 +7,8 @@ import { resolveImageUrl } from "../../conventions/image-field.ts";
 import { isoNow } from "../../conventions/params.ts";
 import { slugify } from "../../conventions/slug.ts";
 import {
-  type TranslationTarget,
   assertEnabledLocales,
+  type TranslationTarget,
   translationStatements,
 } from "../../conventions/translations-write.ts";
 import { describeError, runWrite } from "../../conventions/writes.ts";
@@ -17,7 +17,11 @@ import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { isUniqueViolation } from "../../http/errors.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
-import { CATEGORY_TRANSLATION_COLUMNS, type CategoryCreate, type CategoryUpdate } from "./categories.schema.ts";
+import {
+  CATEGORY_TRANSLATION_COLUMNS,
+  type CategoryCreate,
+  type CategoryUpdate,
+} from "./categories.schema.ts";
 
 const TRANSLATIONS: TranslationTarget = {
   table: categoryTranslations,
@@ -156,7 +160,9 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
       );
     const statements: BatchItem<"sqlite">[] = [
       update,
-      ...(newParent ? [db.run(sql`INSERT INTO categories (id, status) SELECT NULL, NULL WHERE changes() = 0`)] : []),
+      ...(newParent
+        ? [db.run(sql`INSERT INTO categories (id, status) SELECT NULL, NULL WHERE changes() = 0`)]
+        : []),
       ...translationStatements(db, TRANSLATIONS, id, translations, (locale) =>
         newLocales.includes(locale) && translations[locale]?.slug === undefined
           ? { slug: slugs[locale] ?? `category-${id}` }
@@ -168,9 +174,11 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
       return;
     } catch (err) {
       if (/NOT NULL constraint failed: categories\.status/.test(describeError(err))) {
-        throw new ApiError("conflict", `parent_id: category ${newParent} is this category or one of its descendants`, [
-          { location: "body", path: "parent_id", message: "would make the category its own ancestor" },
-        ]);
+        throw new ApiError(
+          "conflict",
+          `parent_id: category ${newParent} is this category or one of its descendants`,
+          [{ location: "body", path: "parent_id", message: "would make the category its own ancestor" }],
+        );
       }
       if (attempt < 3 && isGeneratedSlugRace(err)) continue;
       throw err;
@@ -179,13 +187,24 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
 }
 
 /** Maps the UNIQUE violations a category write can cause to 409 entries naming the field. */
-async function runCategoryWrite<T>(c: Context<AppEnv>, translations: TranslationsBody, write: () => Promise<T>) {
+async function runCategoryWrite<T>(
+  c: Context<AppEnv>,
+  translations: TranslationsBody,
+  write: () => Promise<T>,
+) {
   try {
     return await runWrite(c, UNIQUE, write);
   } catch (err) {
     const supplied = slugConflict(translations);
-    if (isUniqueViolation(err) && describeError(err).includes("category_translations.slug") && supplied.length > 0) {
-      const items = supplied.map(([, rule]) => ({ location: "body" as const, ...(rule as { path: string; message: string }) }));
+    if (
+      isUniqueViolation(err) &&
+      describeError(err).includes("category_translations.slug") &&
+      supplied.length > 0
+    ) {
+      const items = supplied.map(([, rule]) => ({
+        location: "body" as const,
+        ...(rule as { path: string; message: string }),
+      }));
       throw new ApiError(
         "conflict",
         "A supplied slug is already used by another category in the same locale",

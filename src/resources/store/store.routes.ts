@@ -1,9 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { batch } from "../../db/client.ts";
 import { jsonIn, renderContext } from "../../conventions/engine.ts";
 import { MARKETS } from "../../conventions/locales.ts";
 import { localesParam } from "../../conventions/query-schema.ts";
+import { batch } from "../../db/client.ts";
 import { store, storeTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
@@ -19,11 +19,14 @@ export function registerStore(app: OpenAPIHono<AppEnv>) {
       path: "/api/v1/store",
       operationId: "getStore",
       summary: "Get the store",
-      description: "Global configuration and public identity of the shop, with its locales and pricing markets.",
+      description:
+        "Global configuration and public identity of the shop, with its locales and pricing markets.",
       tags: ["Store"],
       scope: "read",
       query: z.object({ locales: localesParam().optional() }).strict(),
-      responses: { 200: { description: "The store", content: { "application/json": { schema: StoreSchema } } } },
+      responses: {
+        200: { description: "The store", content: { "application/json": { schema: StoreSchema } } },
+      },
     },
     async (c, { query }) => {
       const ctx = await renderContext(c, query.locales);
@@ -47,7 +50,12 @@ export function registerStore(app: OpenAPIHono<AppEnv>) {
         },
         primary_locale: row.primaryLocale,
         enabled_locales: row.enabledLocales,
-        markets: MARKETS.map((m) => ({ key: m.key, currency: m.currency, locales: m.locales, countries: m.countries })),
+        markets: MARKETS.map((m) => ({
+          key: m.key,
+          currency: m.currency,
+          locales: m.locales,
+          countries: m.countries,
+        })),
         translations: Object.fromEntries(
           ctx.locales.map((locale) => {
             const t = byLocale.get(locale);

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSeed, toSqlScript } from "../../src/seed/index.ts";
+import { d1Execute, d1Query, runWrangler } from "./wrangler.ts";
+
+/** The local D1 database of `wrangler dev` (.wrangler/state), managed by wrangler commands. */
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export function applyLocalMigrations(options: { quiet?: boolean } = {}) {
+  runWrangler(["d1", "migrations", "apply", "DB", "--local"], options);
+}
+
+interface TableInfo {
+  name: string;
+  /** Tables this one references (foreign keys), itself excluded. */
+  parents: string[];
+}
+
+/** The application's tables (not SQLite's, D1's or the migrations ledger) with their FK parents. */
+function listTables(): TableInfo[] {
+  const rows = d1Query<{ name: string; parents: string | null }>(
+    "local",
+    `SELECT m.name AS name, group_concat(f."table") AS parents
+     FROM sqlite_master m LEFT JOIN pragma_foreign_key_list(m.name) f
+     WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%' AND m.name <> 'd1_migrations'
+     GROUP BY m.name ORDER BY m.name`,
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    parents: (r.parents ?? "").split(",").filter((p) => p && p !== r.name),
+  }));
+}
+
+/** Names of the application tables that hold at least one row. */
+export function nonEmptyTables(): string[] {
+  const tables = listTables();
+  if (tables.length === 0) return [];
+  const sql = tables
+    .map((t) => `SELECT '${t.name.replace(/'/g, "''")}' AS name WHERE EXISTS (SELECT 1 FROM ${quote(t.name)})`)
+    .join(" UNION ALL ");
+  return d1Query<{ name: string }>("local", sql).map((r) => r.name);
+}
+
+/** Deletes every row of every application table, children before parents, in one transaction. */
+export function emptyLocalDb() {
+  const tables = listTables();
+  const order: string[] = [];
+  const pending = new Map(tables.map((t) => [t.name, t]));
+  // A table can be emptied once no remaining table references it.
+  while (pending.size > 0) {
+    const ready = [...pending.values()].filter(
+      (t) => ![...pending.values()].some((other) => other !== t && other.parents.includes(t.name)),
+    );
+    // A reference cycle (none today): empty the rest in one go under deferred foreign keys.
+    const batch = ready.length > 0 ? ready : [...pending.values()];
+    for (const t of batch) {
+      order.push(t.name);
+      pending.delete(t.name);
+    }
+  }
+  if (order.length === 0) return;
+  const sql = ["PRAGMA defer_foreign_keys = on", ...order.map((name) => `DELETE FROM ${quote(name)}`)].join(";\n");
+  withTempFile(`${sql};\n`, (file) => d1Execute("local", { file }));
+}
+
+/** Loads the demo seed (with the well-known local keys) into the local database; returns the time taken. */
+export async function loadLocalSeed(scale = 1): Promise<{ statements: number; ms: number }> {
+  const started = performance.now();
+  const statements = await buildSeed({ scale, includeLocalKeys: true });
+  withTempFile(toSqlScript(statements), (file) => d1Execute("local", { file }));
+  return { statements: statements.length, ms: Math.round(performance.now() - started) };
+}
+
+function withTempFile<T>(content: string, use: (file: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "storefront-seed-"));
+  try {
+    const file = join(dir, "script.sql");
+    writeFileSync(file, content);
+    return use(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `npm run dev`'s preparation: pending migrations, then the demo seed when the database is empty. */
+export async function prepareLocalDb() {
+  applyLocalMigrations({ quiet: true });
+  const filled = nonEmptyTables();
+  if (filled.length > 0) {
+    console.log(`Local database has data (${filled.join(", ")}); not seeding. Reload it with: npm run seed -- --reset`);
+    return;
+  }
+  const { ms } = await loadLocalSeed();
+  console.log(`Local database was empty: loaded the demo seed in ${ms} ms.`);
+  printLocalKeys();
+}
+
+export function printLocalKeys() {
+  console.log("Local API keys: sfk_local_development_key (read, write, admin), sfk_local_readonly_key (read).");
+}

@@ -1,0 +1,86 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The project root (scripts/lib/../..): wrangler runs there so it finds wrangler.toml and .wrangler/. */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * The project's own wrangler, started with the Node running this script (the pinned Node 22),
+ * not through `node_modules/.bin/wrangler`, whose `#!/usr/bin/env node` may find an older Node.
+ */
+const WRANGLER = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+
+const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
+
+export class WranglerError extends Error {}
+
+/**
+ * Runs wrangler to completion. stdin is closed so confirmation prompts take their
+ * non-interactive default instead of waiting; `quiet` captures the output and shows it only on failure.
+ */
+export function runWrangler(args: string[], options: { quiet?: boolean } = {}): void {
+  const result = spawnSync(process.execPath, [WRANGLER, ...args], {
+    cwd: PROJECT_ROOT,
+    env: wranglerEnv(),
+    stdio: ["ignore", options.quiet ? "pipe" : "inherit", options.quiet ? "pipe" : "inherit"],
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    if (options.quiet) process.stderr.write(`${result.stdout ?? ""}${result.stderr ?? ""}`);
+    throw new WranglerError(`wrangler ${args.slice(0, 3).join(" ")} failed (exit code ${result.status})`);
+  }
+}
+
+export interface D1Result<T> {
+  results: T[];
+  success: boolean;
+}
+
+/** `wrangler d1 execute DB --json` with `--command` or `--file`; returns one result per statement. */
+export function d1Execute<T = Record<string, unknown>>(
+  target: "local" | "remote",
+  source: { command: string } | { file: string },
+): D1Result<T>[] {
+  const args = ["d1", "execute", "DB", `--${target}`, "--json"];
+  if ("command" in source) args.push("--command", source.command);
+  else args.push("--file", source.file);
+  const result = spawnSync(process.execPath, [WRANGLER, ...args], {
+    cwd: PROJECT_ROOT,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  const parsed = parseJson(result.stdout);
+  if (result.status !== 0 || !Array.isArray(parsed)) {
+    const text = (parsed as { error?: { text?: string } } | undefined)?.error?.text;
+    throw new WranglerError(
+      `wrangler d1 execute --${target} failed: ${text ?? (`${result.stderr}\n${result.stdout}`.trim() || `exit code ${result.status}`)}`,
+    );
+  }
+  return parsed as D1Result<T>[];
+}
+
+/** Rows of the first statement of `command`. */
+export const d1Query = <T = Record<string, unknown>>(target: "local" | "remote", command: string): T[] =>
+  d1Execute<T>(target, { command })[0]?.results ?? [];
+
+function parseJson(text: string): unknown {
+  // wrangler may print a warning line before the JSON document.
+  const start = text.search(/^[[{]/m);
+  if (start < 0) return undefined;
+  try {
+    return JSON.parse(text.slice(start));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a long-running wrangler command with inherited stdio (for `wrangler dev`). */
+export const spawnWrangler = (args: string[]) =>
+  spawn(process.execPath, [WRANGLER, ...args], { cwd: PROJECT_ROOT, env: wranglerEnv(), stdio: "inherit" });

@@ -1,0 +1,43 @@
+import { brandStatements } from "./brands.ts";
+import { categoryStatements } from "./categories.ts";
+import { localKeyStatements } from "./keys.ts";
+import type { SeedStatement } from "./sql.ts";
+import { storeStatements } from "./store.ts";
+import { supplierStatements } from "./suppliers.ts";
+
+export { brandCount } from "./brands.ts";
+export { categoryCount } from "./categories.ts";
+export { displayPrefix, LOCAL_KEYS, sha256Hex } from "./keys.ts";
+export {
+  inlineParams,
+  MAX_PARAMS_PER_STATEMENT,
+  type SeedStatement,
+  type SqlValue,
+  toSqlScript,
+} from "./sql.ts";
+export { supplierCount } from "./suppliers.ts";
+
+export interface SeedOptions {
+  /** Multiplies every row count (1 = the demo). Any positive number; counts round, at least 1 row each. */
+  scale?: number;
+  /** Adds the two well-known local API keys (local development only). */
+  includeLocalKeys?: boolean;
+}
+
+/**
+ * The deterministic demo data as parameterized statements, parents before children, each binding
+ * fewer than 100 parameters. Meant for an empty database (the store row is replaced); the same
+ * options always give the same statements. Pure TypeScript: runs under Node and in workerd.
+ */
+export async function buildSeed(options: SeedOptions = {}): Promise<SeedStatement[]> {
+  const scale = options.scale ?? 1;
+  if (!Number.isFinite(scale) || scale <= 0)
+    throw new RangeError(`scale must be a positive number, got ${scale}`);
+  return [
+    ...storeStatements(),
+    ...supplierStatements(scale),
+    ...brandStatements(scale),
+    ...categoryStatements(scale),
+    ...(options.includeLocalKeys ? await localKeyStatements() : []),
+  ];
+}
