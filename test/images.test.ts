@@ -168,3 +168,19 @@ describe("isStoredImageUrl", () => {
     expect(isStoredImageUrl(`${ORIGIN}/images/../images/${file}`, ORIGIN)).toBe(false);
   });
 });
+
+describe("images in the OpenAPI document", () => {
+  it("documents GET /images/{file} as public, with binary image answers", () => {
+    const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
+    const operation = doc.paths?.["/images/{file}"]?.get;
+    expect(operation?.operationId).toBe("getImage");
+    expect(operation?.security).toBeUndefined();
+    expect(Object.keys((operation?.responses?.["200"] as any)?.content ?? {})).toEqual([
+      "image/png",
+      "image/jpeg",
+      "image/webp",
+      "image/gif",
+      "image/avif",
+    ]);
+  });
+});

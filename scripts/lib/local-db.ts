@@ -37,10 +37,10 @@ function listTables(): TableInfo[] {
 export function nonEmptyTables(): string[] {
   const tables = listTables();
   if (tables.length === 0) return [];
-  const sql = tables
-    .map((t) => `SELECT '${t.name.replace(/'/g, "''")}' AS name WHERE EXISTS (SELECT 1 FROM ${quote(t.name)})`)
-    .join(" UNION ALL ");
-  return d1Query<{ name: string }>("local", sql).map((r) => r.name);
+  // One statement per table in one wrangler call (D1 caps the terms of a compound SELECT).
+  const sql = tables.map((t) => `SELECT EXISTS (SELECT 1 FROM ${quote(t.name)}) AS filled`).join(";\n");
+  const results = d1Execute<{ filled: number }>("local", { command: sql });
+  return tables.filter((_, i) => results[i]?.results[0]?.filled === 1).map((t) => t.name);
 }
 
 /** Deletes every row of every application table, children before parents, in one transaction. */
@@ -61,7 +61,9 @@ export function emptyLocalDb() {
     }
   }
   if (order.length === 0) return;
-  const sql = ["PRAGMA defer_foreign_keys = on", ...order.map((name) => `DELETE FROM ${quote(name)}`)].join(";\n");
+  const sql = ["PRAGMA defer_foreign_keys = on", ...order.map((name) => `DELETE FROM ${quote(name)}`)].join(
+    ";\n",
+  );
   withTempFile(`${sql};\n`, (file) => d1Execute("local", { file }));
 }
 
@@ -89,7 +91,9 @@ export async function prepareLocalDb() {
   applyLocalMigrations({ quiet: true });
   const filled = nonEmptyTables();
   if (filled.length > 0) {
-    console.log(`Local database has data (${filled.join(", ")}); not seeding. Reload it with: npm run seed -- --reset`);
+    console.log(
+      `Local database has data (${filled.join(", ")}); not seeding. Reload it with: npm run seed -- --reset`,
+    );
     return;
   }
   const { ms } = await loadLocalSeed();
@@ -98,5 +102,7 @@ export async function prepareLocalDb() {
 }
 
 export function printLocalKeys() {
-  console.log("Local API keys: sfk_local_development_key (read, write, admin), sfk_local_readonly_key (read).");
+  console.log(
+    "Local API keys: sfk_local_development_key (read, write, admin), sfk_local_readonly_key (read).",
+  );
 }

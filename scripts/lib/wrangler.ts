@@ -10,7 +10,11 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", 
  * The project's own wrangler, started with the Node running this script (the pinned Node 22),
  * not through `node_modules/.bin/wrangler`, whose `#!/usr/bin/env node` may find an older Node.
  */
-const WRANGLER = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+const WRANGLER = join(
+  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin",
+  "wrangler.js",
+);
 
 const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
 

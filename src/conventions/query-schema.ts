@@ -86,7 +86,19 @@ export function conventionQuerySchema(resource: AnyResource, mode: "list" | "sin
       shape[name] = filter.required ? filter.schema : filter.schema.optional();
     }
   }
-  return z.object(shape).strict();
+  return z
+    .object(shape)
+    .strict()
+    .superRefine((query, ctx) => {
+      for (const key of Object.keys(query)) {
+        const base = key.endsWith("_from") ? key.slice(0, -5) : undefined;
+        const from = base ? query[key] : undefined;
+        const to = base ? query[`${base}_to`] : undefined;
+        if (typeof from === "string" && typeof to === "string" && from > to) {
+          ctx.addIssue({ code: "custom", path: [key], message: `must not be later than ${base}_to` });
+        }
+      }
+    });
 }
 
 /** The query schema of a write (POST/PATCH), which answers like a get: `fields` and `locales` only. */

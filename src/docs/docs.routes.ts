@@ -1,9 +1,17 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
+import { registerOpenApiComponents } from "../http/openapi-shared.ts";
 import { routeTable } from "../http/route-table.ts";
+import { OPENAPI_PATH, openApiDocument } from "./document.ts";
+import { DOCS_CSP, DOCS_HTML, DOCS_PATH } from "./page.ts";
 
-export const OPENAPI_PATH = "/api/v1/openapi.json";
+export { OPENAPI_PATH } from "./document.ts";
+export { DOCS_PATH, SCALAR_SCRIPT_PATH } from "./page.ts";
 
+/**
+ * The OpenAPI document and the interactive reference, both public (DECISIONS 1, 11.1). The
+ * reference's script is a Workers static asset, answered before the Worker runs.
+ */
 export function registerDocs(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -11,15 +19,17 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
     description:
       "API key (`sfk_…`) with scopes `read` (every GET), `write` (catalog, pricing, reviews and bulk writes) and `admin` (webhooks).",
   });
+  registerOpenApiComponents(app.openAPIRegistry);
+
   routeTable.add({ method: "GET", path: OPENAPI_PATH, scope: null, bodyLimit: "none", budget: null });
-  app.doc31(OPENAPI_PATH, (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Storefront Catalog, Pricing and Orders API",
-      version: "1.0.0",
-      description:
-        "JSON-over-HTTP API for a store's catalog, pricing, orders, reviews and bulk jobs. Errors are RFC 9457 problem JSON.",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
+  app.get(OPENAPI_PATH, (c) => c.json(openApiDocument(app, new URL(c.req.url).origin)));
+
+  routeTable.add({ method: "GET", path: DOCS_PATH, scope: null, bodyLimit: "none", budget: null });
+  app.get(DOCS_PATH, (c) =>
+    c.html(DOCS_HTML, 200, {
+      "Content-Security-Policy": DOCS_CSP,
+      "Referrer-Policy": "no-referrer",
+      "Cache-Control": "no-cache",
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { type OpenAPIRegistry, z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ProblemCode } from "./problem.ts";
 
 /** Every problem `code` with what it means; `satisfies` keeps it in step with `ProblemCode`. */
@@ -117,7 +117,7 @@ export const ERROR_RESPONSES = Object.fromEntries(
 ) as Record<ErrorStatus, { $ref: string }>;
 
 /** Shared components: the Problem schema, common headers and one response per error status. */
-export function registerOpenApiComponents(registry: OpenAPIRegistry) {
+export function registerOpenApiComponents(registry: OpenAPIHono["openAPIRegistry"]) {
   registry.register("Problem", ProblemSchema);
   for (const [name, description] of Object.entries(HEADERS)) {
     registry.registerComponent("headers", name, { description, schema: { type: "string" } });

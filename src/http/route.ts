@@ -2,7 +2,7 @@ import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { isListParam } from "../conventions/params.ts";
 import type { AppEnv, Scope } from "../env.ts";
-import { runIdempotent } from "./idempotency.ts";
+import { idempotencyKeyIssue, runIdempotent } from "./idempotency.ts";
 import { ERROR_RESPONSES } from "./openapi-shared.ts";
 import { ApiError, type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
 import { type BodyLimit, routeTable } from "./route-table.ts";
@@ -113,6 +113,10 @@ function parseInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodTyp
   const issues: Issue[] = [];
   const params = def.params ? collect(def.params, c.req.param(), "path", issues) : {};
   const query = def.query ? collect(def.query, rawQuery(c, def.query, issues), "query", issues) : {};
+  if (def.method === "post") {
+    const headerIssue = idempotencyKeyIssue(c.req.header("idempotency-key"));
+    if (headerIssue) issues.push(headerIssue);
+  }
   let body: unknown;
   if (def.body) {
     const raw = c.get("rawBody");

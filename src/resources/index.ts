@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { registerBrands } from "./brands/brands.routes.ts";
 import { registerCategories } from "./categories/categories.routes.ts";
+import { registerProducts } from "./products/products.routes.ts";
 import { registerStore } from "./store/store.routes.ts";
 import { registerSuppliers } from "./suppliers/suppliers.routes.ts";
 
@@ -11,4 +12,5 @@ export function registerResources(app: OpenAPIHono<AppEnv>) {
   registerBrands(app);
   registerCategories(app);
   registerSuppliers(app);
+  registerProducts(app);
 }

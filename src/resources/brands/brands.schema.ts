@@ -56,12 +56,9 @@ const common = {
   slug: slugText().optional().openapi({ description: "Generated from the name when omitted; unique." }),
   delivery_time_in_stock: nonNegativeInt().nullable().optional(),
   delivery_time_out_of_stock: nonNegativeInt().nullable().optional(),
-  image_url: urlText()
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
-    }),
+  image_url: urlText().nullable().optional().openapi({
+    description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
+  }),
 };
 
 export const BrandCreateSchema = z

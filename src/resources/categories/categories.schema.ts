@@ -44,11 +44,9 @@ export const CategorySchema = z
 
 const translationFields = {
   name: nameText().nullable().optional(),
-  slug: slugText()
-    .optional()
-    .openapi({
-      description: "Generated from the name when omitted; unique per locale; never changes on rename.",
-    }),
+  slug: slugText().optional().openapi({
+    description: "Generated from the name when omitted; unique per locale; never changes on rename.",
+  }),
   description: longText().nullable().optional(),
   body_html: longText().nullable().optional(),
   long_name: nameText().nullable().optional(),
@@ -60,12 +58,9 @@ const merchantCategoryValue = z.object({ id: z.string().min(1).max(255) }).stric
 
 const common = {
   internal_id: internalIdText().nullable().optional(),
-  image_url: urlText()
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
-    }),
+  image_url: urlText().nullable().optional().openapi({
+    description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
+  }),
   parent_id: positiveId().nullable().optional().openapi({ description: "null: top level." }),
 };
 

@@ -1,0 +1,197 @@
+import { asc, count, eq, sql } from "drizzle-orm";
+import { jsonIn, jsonInNoCase } from "../../conventions/engine.ts";
+import { dateRangeFilters } from "../../conventions/filters.ts";
+import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
+import { enumParam, intListParam, stringListParam } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { localizedUrl } from "../../conventions/store-settings.ts";
+import {
+  productCategories,
+  productImages,
+  products,
+  productTranslations,
+  variants,
+} from "../../db/schema/index.ts";
+import { brandResource } from "../brands/brands.resource.ts";
+import { categoryResource } from "../categories/categories.resource.ts";
+import { supplierResource } from "../suppliers/suppliers.resource.ts";
+import { variantResource } from "../variants/variants.resource.ts";
+
+type ProductRow = typeof products.$inferSelect;
+type ProductTranslationRow = typeof productTranslations.$inferSelect;
+
+export const PRODUCT_STATUSES = ["published", "unpublished"] as const;
+export const PRODUCT_STRUCTURES = ["simple", "with-variants"] as const;
+
+const variantExists = (condition: ReturnType<typeof sql>) =>
+  sql`EXISTS (SELECT 1 FROM ${variants} WHERE ${variants.productId} = ${products.id} AND ${condition})`;
+
+/** Categories listed and every descendant of them, for `category_ids`. */
+const inCategoryTrees = (ids: number[]) =>
+  sql`EXISTS (SELECT 1 FROM ${productCategories} WHERE ${productCategories.productId} = ${products.id} AND ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree))`;
+
+const translated = (pick: (tr: ProductTranslationRow) => string | null) => ({
+  render: (tr: ProductTranslationRow | undefined) => (tr ? pick(tr) : null),
+});
+
+export const productResource = defineResource<ProductRow, ProductTranslationRow>({
+  name: "products",
+  label: "Product",
+  table: products,
+  idColumn: products.id,
+  localized: true,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    internal_id: { kind: "default", render: (r) => r.internalId },
+    product_structure: { kind: "default", render: (r) => r.productStructure },
+    status: { kind: "default", render: (r) => r.status },
+    product_kind: { kind: "default", render: (r) => r.productKind },
+    model_code: { kind: "default", render: (r) => r.modelCode },
+    tax_category: { kind: "default", render: (r) => r.taxCategory },
+    images: { kind: "default", needs: ["images"], render: (r, related) => related.images?.get(r.id) ?? [] },
+    variants_count: {
+      kind: "default",
+      needs: ["variantsCount"],
+      render: (r, related) => related.variantsCount?.get(r.id) ?? 0,
+    },
+    stock_management: { render: (r) => r.stockManagement },
+    online_availability: { render: (r) => r.onlineAvailability },
+    supplier_id: { render: (r) => r.supplierId },
+    brand_id: { render: (r) => r.brandId },
+    category_ids: { needs: ["categoryIds"], render: (r, related) => related.categoryIds?.get(r.id) ?? [] },
+    created_at: { render: (r) => r.createdAt },
+    updated_at: { render: (r) => r.updatedAt },
+  },
+  translations: {
+    table: productTranslations,
+    fk: productTranslations.productId,
+    localeColumn: productTranslations.locale,
+    fields: {
+      name: { kind: "default", ...translated((t) => t.name) },
+      slug: { kind: "default", ...translated((t) => t.slug) },
+      slug_base: { kind: "default", ...translated((t) => t.slugBase) },
+      url: { kind: "default", render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug) },
+      description: translated((t) => t.description),
+      body_html: translated((t) => t.bodyHtml),
+      long_name: translated((t) => t.longName),
+      meta_title: translated((t) => t.metaTitle),
+      meta_description: translated((t) => t.metaDescription),
+    },
+  },
+  loaders: {
+    images: {
+      query: (db, ids) =>
+        db
+          .select()
+          .from(productImages)
+          .where(jsonIn(productImages.productId, ids))
+          .orderBy(asc(productImages.productId), asc(productImages.position)),
+      collect: (result) => {
+        const out = new Map<number, { id: number; fullsize: string; position: number }[]>();
+        for (const img of result as (typeof productImages.$inferSelect)[]) {
+          out.set(img.productId, [
+            ...(out.get(img.productId) ?? []),
+            { id: img.id, fullsize: img.url, position: img.position },
+          ]);
+        }
+        return out;
+      },
+    },
+    variantsCount: {
+      query: (db, ids) =>
+        db
+          .select({ productId: variants.productId, n: count() })
+          .from(variants)
+          .where(jsonIn(variants.productId, ids))
+          .groupBy(variants.productId),
+      collect: (result) =>
+        new Map((result as { productId: number; n: number }[]).map((r) => [r.productId, r.n])),
+    },
+    categoryIds: {
+      query: (db, ids) =>
+        db
+          .select()
+          .from(productCategories)
+          .where(jsonIn(productCategories.productId, ids))
+          .orderBy(asc(productCategories.productId), asc(productCategories.position)),
+      collect: (result) => {
+        const out = new Map<number, number[]>();
+        for (const link of result as (typeof productCategories.$inferSelect)[]) {
+          out.set(link.productId, [...(out.get(link.productId) ?? []), link.categoryId]);
+        }
+        return out;
+      },
+    },
+  },
+  includes: {
+    supplier: belongsTo<ProductRow>(
+      () => supplierResource,
+      (r) => r.supplierId,
+    ),
+    brand: belongsTo<ProductRow>(
+      () => brandResource,
+      (r) => r.brandId,
+    ),
+    categories: manyThrough<ProductRow>(() => categoryResource, {
+      table: productCategories,
+      parent: productCategories.productId,
+      child: productCategories.categoryId,
+      position: productCategories.position,
+    }),
+    variants: hasMany<ProductRow>(() => variantResource, variants.productId, "productId", [
+      variants.productId,
+      variants.position,
+      variants.id,
+    ]),
+  },
+  filters: {
+    brand_ids: { schema: intListParam("Brand ids."), where: (v: number[]) => jsonIn(products.brandId, v) },
+    category_ids: {
+      schema: intListParam("Category ids; products in descendant categories match too.", 50),
+      where: (v: number[]) => inCategoryTrees(v),
+    },
+    ...dateRangeFilters("created_at", products.createdAt, "Created"),
+    ...dateRangeFilters(
+      "updated_at",
+      products.updatedAt,
+      "Last updated (for incremental synchronization; not a complete change history)",
+    ),
+    ean: {
+      schema: stringListParam("Variant EANs (exact).", 200, 64),
+      where: (v: string[]) => variantExists(jsonIn(variants.ean, v)),
+    },
+    internal_ids: {
+      schema: stringListParam("Product internal ids (exact).", 200, 100),
+      where: (v: string[]) => jsonIn(products.internalId, v),
+    },
+    product_ids: { schema: intListParam("Product ids."), where: (v: number[]) => jsonIn(products.id, v) },
+    product_structure: {
+      schema: enumParam(PRODUCT_STRUCTURES, "Product structure (hyphen form)."),
+      where: (v: string) => eq(products.productStructure, v as (typeof PRODUCT_STRUCTURES)[number]),
+    },
+    sku: {
+      schema: stringListParam("Variant SKUs (exact, case-insensitive).", 200, 64),
+      where: (v: string[]) => variantExists(jsonInNoCase(variants.sku, v)),
+    },
+    slug: {
+      schema: stringListParam("Product slugs in any locale (exact).", 200, 100),
+      where: (v: string[]) =>
+        sql`EXISTS (SELECT 1 FROM ${productTranslations} WHERE ${productTranslations.productId} = ${products.id} AND ${jsonIn(productTranslations.slug, v)})`,
+    },
+    status: {
+      schema: enumParam(PRODUCT_STATUSES, "Publication status."),
+      where: (v: string) => eq(products.status, v as (typeof PRODUCT_STATUSES)[number]),
+    },
+    supplier_ids: {
+      schema: intListParam("Products whose supplier is one of these.", 50),
+      where: (v: number[]) => jsonIn(products.supplierId, v),
+    },
+  },
+  sorts: {
+    id: { column: products.id },
+    name: { translated: productTranslations.name },
+    created_at: { column: products.createdAt },
+    updated_at: { column: products.updatedAt },
+  },
+  defaultSort: "id_asc",
+});

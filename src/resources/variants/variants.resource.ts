@@ -1,0 +1,142 @@
+import { and, eq } from "drizzle-orm";
+import { jsonIn } from "../../conventions/engine.ts";
+import { marketByKey } from "../../conventions/locales.ts";
+import { type Money, money } from "../../conventions/money.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
+
+type VariantRow = typeof variants.$inferSelect;
+type VariantTranslationRow = typeof variantTranslations.$inferSelect;
+type PriceRow = typeof variantPrices.$inferSelect;
+
+export interface MarketPrice {
+  selling_price: Money | null;
+  list_price: Money | null;
+  offer_price: Money | null;
+  flash_offer: { price: Money | null; valid_from: string; valid_until: string } | null;
+}
+
+/** The flash offer within its window (UTC dates, inclusive), else the offer price, else the list price. */
+export function marketPrice(row: PriceRow, today: string): MarketPrice {
+  const currency = row.currency;
+  const flashActive =
+    row.flashPrice !== null &&
+    row.flashValidFrom !== null &&
+    row.flashValidUntil !== null &&
+    row.flashValidFrom <= today &&
+    today <= row.flashValidUntil;
+  const selling = flashActive ? row.flashPrice : (row.offerPrice ?? row.listPrice);
+  return {
+    selling_price: money(selling, currency),
+    list_price: money(row.listPrice, currency),
+    offer_price: money(row.offerPrice, currency),
+    flash_offer:
+      row.flashPrice !== null && row.flashValidFrom !== null && row.flashValidUntil !== null
+        ? {
+            price: money(row.flashPrice, currency),
+            valid_from: row.flashValidFrom,
+            valid_until: row.flashValidUntil,
+          }
+        : null,
+  };
+}
+
+type PricesByVariant = Map<number, Map<string, PriceRow>>;
+
+/** `prices` keyed by the markets of the requested locales; `null` where the variant has no price. */
+function pricesOf(row: VariantRow, related: Record<string, Map<number, unknown>>) {
+  return (related.prices as PricesByVariant | undefined)?.get(row.id) ?? new Map<string, PriceRow>();
+}
+
+export const variantResource = defineResource<VariantRow, VariantTranslationRow>({
+  name: "variants",
+  label: "Variant",
+  table: variants,
+  idColumn: variants.id,
+  localized: true,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    internal_id: { kind: "default", render: (r) => r.internalId },
+    sku: { kind: "default", render: (r) => r.sku },
+    ean: { kind: "default", render: (r) => r.ean },
+    status: { kind: "default", render: (r) => r.status },
+    available_stock: {
+      kind: "default",
+      needs: ["stockManagement"],
+      render: (r, related) => {
+        const ownOnly = related.stockManagement?.get(r.id) === "deny-without-own-stock";
+        return Math.max(0, r.warehouseStock + (ownOnly ? 0 : r.supplierStock));
+      },
+    },
+    selling_price: {
+      kind: "default",
+      into: "prices",
+      needs: ["prices"],
+      render: (r, related, ctx) => {
+        const byMarket = pricesOf(r, related);
+        return Object.fromEntries(
+          ctx.markets.map((m) => {
+            const price = byMarket.get(m);
+            return [m, price ? { selling_price: marketPrice(price, ctx.today).selling_price } : null];
+          }),
+        );
+      },
+    },
+    min_quantity: { render: (r) => r.minQuantity },
+    quantity_factor: { render: (r) => r.quantityFactor },
+    supplier_stock: { render: (r) => r.supplierStock },
+    warehouse_stock: { render: (r) => r.warehouseStock },
+    cost_price: { render: (r) => money(r.costPriceAmount, r.costPriceCurrency) },
+    prices: {
+      needs: ["prices"],
+      render: (r, related, ctx) => {
+        const byMarket = pricesOf(r, related);
+        return Object.fromEntries(
+          ctx.markets.map((m) => {
+            const price = byMarket.get(m);
+            return [m, price ? marketPrice(price, ctx.today) : null];
+          }),
+        );
+      },
+    },
+  },
+  translations: {
+    table: variantTranslations,
+    fk: variantTranslations.variantId,
+    localeColumn: variantTranslations.locale,
+    fields: { name: { kind: "default", render: (tr) => tr?.name ?? null } },
+  },
+  loaders: {
+    prices: {
+      query: (db, ids, ctx) =>
+        db
+          .select()
+          .from(variantPrices)
+          .where(and(jsonIn(variantPrices.variantId, ids), jsonIn(variantPrices.market, ctx.markets))),
+      collect: (result) => {
+        const out: PricesByVariant = new Map();
+        for (const row of result as PriceRow[]) {
+          if (!marketByKey(row.market)) continue;
+          let byMarket = out.get(row.variantId);
+          if (!byMarket) {
+            byMarket = new Map();
+            out.set(row.variantId, byMarket);
+          }
+          byMarket.set(row.market, row);
+        }
+        return out;
+      },
+    },
+    stockManagement: {
+      query: (db, ids) =>
+        db
+          .select({ id: variants.id, mode: products.stockManagement })
+          .from(variants)
+          .innerJoin(products, eq(products.id, variants.productId))
+          .where(jsonIn(variants.id, ids)),
+      collect: (result) => new Map((result as { id: number; mode: string }[]).map((r) => [r.id, r.mode])),
+    },
+  },
+  sorts: { id: { column: variants.id }, name: { translated: variantTranslations.name } },
+  defaultSort: "id_asc",
+});

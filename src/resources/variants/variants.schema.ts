@@ -1,0 +1,49 @@
+import { z } from "@hono/zod-openapi";
+import { MoneySchema } from "../../conventions/money-schema.ts";
+
+export const MarketPriceSchema = z
+  .object({
+    selling_price: MoneySchema.nullable(),
+    list_price: MoneySchema.nullable().optional(),
+    offer_price: MoneySchema.nullable().optional(),
+    flash_offer: z
+      .object({ price: MoneySchema, valid_from: z.string().date(), valid_until: z.string().date() })
+      .nullable()
+      .optional(),
+  })
+  .openapi("MarketPrice", {
+    description:
+      "`selling_price` is the flash offer within its window (UTC dates, inclusive), else the offer price, else the list price.",
+  });
+
+export const VariantSchema = z
+  .object({
+    id: z.number().int(),
+    internal_id: z.string().nullable().optional(),
+    sku: z.string().nullable().optional(),
+    ean: z.string().nullable().optional(),
+    status: z.enum(["published", "unpublished"]).optional(),
+    available_stock: z.number().int().optional(),
+    min_quantity: z.number().int().optional(),
+    quantity_factor: z.number().int().optional(),
+    supplier_stock: z.number().int().optional(),
+    warehouse_stock: z.number().int().optional(),
+    cost_price: MoneySchema.nullable().optional(),
+    prices: z
+      .record(z.string(), MarketPriceSchema.nullable())
+      .optional()
+      .openapi({ description: "Keyed by market key (one entry per market of the requested locales)." }),
+    translations: z.record(z.string(), z.object({ name: z.string().nullable() })).optional(),
+  })
+  .openapi("Variant", {
+    example: {
+      id: 10,
+      internal_id: "V-10",
+      sku: "TSHIRT-RED-M",
+      ean: "8412345678905",
+      status: "published",
+      available_stock: 12,
+      prices: { market_es: { selling_price: { amount: "19.90", currency: "EUR" } } },
+      translations: { "es-ES": { name: "Rojo M" } },
+    },
+  });
