@@ -21,7 +21,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Docum
     base = generate(app);
     generated.set(app, base);
   }
-  return { ...base, servers: [{ url: origin, description: "This deployment" }] };
+  return { ...base, servers: [{ url: origin, description: "This deployment (the origin that served this document)" }] };
 }
 
 function generate(app: OpenAPIHono<AppEnv>): Document {
@@ -34,7 +34,17 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
     },
     servers: [],
   });
-  return { ...doc, security: [{ bearerAuth: [] }], tags: usedTags(doc), paths: explicitSecurity(doc.paths) };
+  const { openapi, info, components, paths, ...rest } = doc;
+  return {
+    openapi,
+    info,
+    servers: [],
+    security: [{ bearerAuth: [] }],
+    tags: usedTags(doc),
+    paths: explicitSecurity(paths),
+    components,
+    ...rest,
+  };
 }
 
 /** Bearer auth is the default; a public operation (no scope) says so with an empty `security`. */
