@@ -358,8 +358,9 @@ CREATE INDEX `reviews_type_idx` ON `reviews` (`type`,`created_at`);--> statement
 CREATE TABLE `job_chunks` (
 	`job_id` text NOT NULL,
 	`chunk_index` integer NOT NULL,
+	`part` integer DEFAULT -1 NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')) NOT NULL,
-	PRIMARY KEY(`job_id`, `chunk_index`),
+	PRIMARY KEY(`job_id`, `chunk_index`, `part`),
 	FOREIGN KEY (`job_id`) REFERENCES `jobs`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

@@ -5,13 +5,7 @@
  * database of `wrangler dev`. Never remote: those keys must not reach a deployed database.
  */
 import { parseArgs } from "node:util";
-import {
-  applyLocalMigrations,
-  emptyLocalDb,
-  loadLocalSeed,
-  nonEmptyTables,
-  printLocalKeys,
-} from "./lib/local-db.ts";
+import { applyLocalMigrations, loadLocalSeed, nonEmptyTables, printLocalKeys } from "./lib/local-db.ts";
 import { WranglerError } from "./lib/wrangler.ts";
 
 const USAGE = `Usage: npm run seed [-- [--reset] [--scale N]]
@@ -60,10 +54,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   applyLocalMigrations({ quiet: true });
-  if (values.reset) {
-    emptyLocalDb();
-    console.log("Emptied every table of the local database.");
-  } else {
+  if (!values.reset) {
     const filled = nonEmptyTables();
     if (filled.length > 0) {
       console.log(
@@ -72,8 +63,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
   }
-  const { statements, ms } = await loadLocalSeed(scale);
-  console.log(`Loaded the demo seed (scale ${scale}, ${statements} statements) in ${ms} ms.`);
+  const { statements, ms } = await loadLocalSeed({ scale, reset: values.reset });
+  console.log(
+    `${values.reset ? "Emptied every table and loaded" : "Loaded"} the demo seed (scale ${scale}, ${statements} statements) in ${ms} ms.`,
+  );
   printLocalKeys();
   return 0;
 }

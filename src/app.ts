@@ -17,7 +17,7 @@ import { registerResources } from "./resources/index.ts";
  * 401/403 → 429 → 415 → 413 → 400 (per route) → 404 / 409 / 422 (handlers).
  */
 export function createApp() {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
   app.use("*", requestContext);
   app.use("*", routeGuard);
   app.use("*", authenticate);

@@ -43,35 +43,37 @@ export function nonEmptyTables(): string[] {
   return tables.filter((_, i) => results[i]?.results[0]?.filled === 1).map((t) => t.name);
 }
 
-/** Deletes every row of every application table, children before parents, in one transaction. */
-export function emptyLocalDb() {
-  const tables = listTables();
+/**
+ * SQL that deletes every row of every application table, children before parents (deferred
+ * foreign keys cover a reference cycle, of which there is none today).
+ */
+function emptyAllTablesSql(): string {
+  const pending = new Map(listTables().map((t) => [t.name, t]));
   const order: string[] = [];
-  const pending = new Map(tables.map((t) => [t.name, t]));
-  // A table can be emptied once no remaining table references it.
   while (pending.size > 0) {
+    // A table can be emptied once no remaining table references it.
     const ready = [...pending.values()].filter(
       (t) => ![...pending.values()].some((other) => other !== t && other.parents.includes(t.name)),
     );
-    // A reference cycle (none today): empty the rest in one go under deferred foreign keys.
-    const batch = ready.length > 0 ? ready : [...pending.values()];
-    for (const t of batch) {
+    for (const t of ready.length > 0 ? ready : [...pending.values()]) {
       order.push(t.name);
       pending.delete(t.name);
     }
   }
-  if (order.length === 0) return;
-  const sql = ["PRAGMA defer_foreign_keys = on", ...order.map((name) => `DELETE FROM ${quote(name)}`)].join(
-    ";\n",
-  );
-  withTempFile(`${sql};\n`, (file) => d1Execute("local", { file }));
+  return ["PRAGMA defer_foreign_keys = on", ...order.map((name) => `DELETE FROM ${quote(name)}`)]
+    .map((statement) => `${statement};\n`)
+    .join("");
 }
 
-/** Loads the demo seed (with the well-known local keys) into the local database; returns the time taken. */
-export async function loadLocalSeed(scale = 1): Promise<{ statements: number; ms: number }> {
+/**
+ * Loads the demo seed (with the well-known local keys) into the local database, in one
+ * transaction; with `reset`, the same transaction first empties every table.
+ */
+export async function loadLocalSeed(options: { scale?: number; reset?: boolean } = {}) {
   const started = performance.now();
-  const statements = await buildSeed({ scale, includeLocalKeys: true });
-  withTempFile(toSqlScript(statements), (file) => d1Execute("local", { file }));
+  const statements = await buildSeed({ scale: options.scale ?? 1, includeLocalKeys: true });
+  const script = (options.reset ? emptyAllTablesSql() : "") + toSqlScript(statements);
+  withTempFile(script, (file) => d1Execute("local", { file }));
   return { statements: statements.length, ms: Math.round(performance.now() - started) };
 }
 

@@ -8,10 +8,11 @@ import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "./locales.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
-import type { AnyResource, Related, RenderContext } from "./resource.ts";
+import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
 import { getStoreSettings } from "./store-settings.ts";
 
 type Row = Record<string, unknown> & { id: number };
+type AnyId = number | string;
 
 /** The selection a request makes on one resource: root fields, translated fields, includes. */
 interface Selection {
@@ -84,22 +85,34 @@ function selectionOf(resource: AnyResource, query: Pick<ConventionQuery, "fields
 
 const defaultSelection = (resource: AnyResource) => selectionOf(resource, {});
 
-/** A list page: 1 round trip for count + rows, 1 for the page's related data, 1 for includes' data. */
+/** A parent a sub-list belongs to (`/price-lists/{id}/variant-prices`): 404 when its query finds no row. */
+export interface ListParent {
+  label: string;
+  query: BatchItem<"sqlite">;
+}
+
+/**
+ * A list page: 1 round trip for count + rows (and the parent's existence), 1 for the page's related
+ * data, 1 for the default representations of includes and nested objects.
+ */
 export async function listResource(
   c: Context<AppEnv>,
   resource: AnyResource,
   query: ConventionQuery,
   extraWhere?: SQL,
+  parent?: ListParent,
 ) {
   const ctx = await renderContext(c, query.locales);
   const per = resource.perPage ?? { default: 50, max: 100 };
   const page = query.page ?? 1;
   const perPage = query.per_page ?? per.default;
   const where = and(extraWhere, resource.scope?.(ctx), ...filterConditions(resource, query, ctx));
-  const [[total], rows] = (await batch(c, [
+  const [[total], rows, parentRows] = (await batch(c, [
     ctx.db.select({ n: count() }).from(resource.table).where(where),
     pageQuery(resource, ctx, where, query.sort ?? resource.defaultSort, perPage, (page - 1) * perPage),
-  ])) as unknown as [[{ n: number }], Row[]];
+    ...(parent ? [parent.query] : []),
+  ])) as unknown as [[{ n: number }], Row[], unknown[] | undefined];
+  if (parent && (parentRows ?? []).length === 0) throw notFound(parent.label);
   const totalCount = total?.n ?? 0;
   if (rows.length === 0 && page > 1) {
     throw new ApiError("page_not_found", `Page ${page} is beyond the last page`, [
@@ -121,14 +134,14 @@ export async function listResource(
 export async function getResource(
   c: Context<AppEnv>,
   resource: AnyResource,
-  id: number,
+  id: AnyId,
   query: Pick<ConventionQuery, "fields" | "includes" | "locales">,
   extraWhere?: SQL,
 ) {
   const ctx = await renderContext(c, query.locales);
   const where = and(eq(resource.idColumn, id), extraWhere, resource.scope?.(ctx));
   const [rows] = (await batch(c, [
-    ctx.db.select().from(resource.table).where(where).limit(1),
+    ctx.db.select(rowColumns(resource)).from(resource.table).where(where).limit(1),
   ])) as unknown as [Row[]];
   if (rows.length === 0) throw notFound(resource.label);
   const [item] = await renderRows(ctx, resource, rows, selectionOf(resource, query));
@@ -156,7 +169,7 @@ function pageQuery(
   const def = match ? resource.sorts[match[1] as string] : undefined;
   if (!match || !def) throw new ApiError("invalid_parameter", `Unknown sort ${sort}`);
   const dir = match[2] === "asc" ? asc : desc;
-  const columns = getTableColumns(resource.table);
+  const columns = rowColumns(resource);
   if ("column" in def) {
     return ctx.db
       .select(columns)
@@ -183,7 +196,22 @@ function pageQuery(
     .offset(offset);
 }
 
-/** Loads what the selection needs for these rows in one round trip, includes in one more, and renders. */
+/**
+ * The table's columns, with the key column also as `id` when the table keys rows otherwise. It is
+ * selected under an alias of its own: in a D1 batch drizzle maps rows by column name, so the same
+ * column name twice in one select would collapse and shift every later value.
+ */
+function rowColumns(resource: AnyResource) {
+  const columns = getTableColumns(resource.table);
+  return columns.id === resource.idColumn
+    ? columns
+    : { ...columns, id: sql<number>`${resource.idColumn}`.as("__row_id") };
+}
+
+/**
+ * Loads what the selection needs for these rows in one round trip, then the default representation
+ * of included rows and nested objects in one more, and renders.
+ */
 export async function renderRows(
   ctx: RenderContext,
   resource: AnyResource,
@@ -191,7 +219,7 @@ export async function renderRows(
   selection: Selection,
 ): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
-  const level1 = planLoads(ctx, resource, rows, selection);
+  const level1 = planLoads(ctx, resource, rows, selection, true);
   const includePlans = selection.includes.map((name) => {
     const def = resource.includes?.[name];
     if (!def) throw new ApiError("invalid_parameter", `Unknown include ${name}`);
@@ -199,41 +227,39 @@ export async function renderRows(
   });
   const queries = [...level1.queries, ...includePlans.map((p) => p.query)];
   const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
-  const related = level1.collect(results.slice(0, level1.queries.length));
+  const loadResults = results.slice(0, level1.queries.length);
 
-  // Included rows of every include, rendered with their own default representation.
-  const included: Record<string, Map<number, Record<string, unknown>[]>> = {};
-  const childPlans = includePlans.map((plan, i) => {
-    const grouped = plan.def.group(results[level1.queries.length + i], rows);
-    const child = plan.def.resource();
-    const childRows = uniqueRows([...grouped.values()].flat() as Row[]);
-    return {
-      plan,
-      grouped,
-      child,
-      childRows,
-      loads: planLoads(ctx, child, childRows, defaultSelection(child)),
-    };
+  // Included rows and nested objects, each in its resource's default representation.
+  const grouped = includePlans.map((plan, i) => plan.def.group(results[level1.queries.length + i], rows));
+  const nestedSets = level1.nestedSets(loadResults);
+  const rendered = await renderDefaults(ctx, [
+    ...includePlans.map((plan, i) => ({
+      resource: plan.def.resource(),
+      rows: [...(grouped[i] as Map<number, Record<string, unknown>[]>).values()].flat() as Row[],
+      fields: plan.def.fields,
+    })),
+    ...nestedSets,
+  ]);
+  const nested: Record<string, NestedRendered> = {};
+  nestedSets.forEach((set, i) => {
+    const byName = nested[set.loader] ?? {};
+    byName[set.name] = rendered[includePlans.length + i] as Map<number, Record<string, unknown>>;
+    nested[set.loader] = byName;
   });
-  const childQueries = childPlans.flatMap((p) => p.loads.queries);
-  const childResults =
-    childQueries.length > 0 ? await batch(ctx.c, childQueries as unknown as [BatchItem<"sqlite">]) : [];
-  let offset = 0;
-  for (const p of childPlans) {
-    const rel = p.loads.collect(childResults.slice(offset, offset + p.loads.queries.length));
-    offset += p.loads.queries.length;
-    const rendered = new Map<number, Record<string, unknown>>();
-    for (const row of p.childRows)
-      rendered.set(row.id, renderOne(ctx, p.child, row, rel, defaultSelection(p.child)));
+  const related = level1.collect(loadResults, nested);
+
+  const included: Record<string, Map<number, Record<string, unknown>[]>> = {};
+  includePlans.forEach((plan, i) => {
+    const byId = rendered[i] as Map<number, Record<string, unknown>>;
     const byParent = new Map<number, Record<string, unknown>[]>();
-    for (const [parentId, children] of p.grouped) {
+    for (const [parentId, children] of grouped[i] as Map<number, Record<string, unknown>[]>) {
       byParent.set(
         parentId,
-        children.map((r) => rendered.get((r as Row).id) as Record<string, unknown>),
+        children.map((r) => byId.get((r as Row).id) as Record<string, unknown>),
       );
     }
-    included[p.plan.name] = byParent;
-  }
+    included[plan.name] = byParent;
+  });
 
   return rows.map((row) => {
     const out = renderOne(ctx, resource, row, related, selection);
@@ -245,15 +271,48 @@ export async function renderRows(
   });
 }
 
+/**
+ * Renders sets of other resources' rows in their default representation (request locales), loading
+ * what they need in one round trip for all sets. Returns, per set, row id → rendered object.
+ */
+async function renderDefaults(
+  ctx: RenderContext,
+  sets: { resource: AnyResource; rows: Row[]; fields?: string[] }[],
+) {
+  const plans = sets.map(({ resource, rows, fields }) => {
+    const unique = uniqueRows(rows);
+    // An include may name its representation (`IncludeDef.fields`): fixed fields plus exactly those.
+    const selection = fields ? selectionOf(resource, { fields }) : defaultSelection(resource);
+    return { resource, rows: unique, selection, loads: planLoads(ctx, resource, unique, selection, false) };
+  });
+  const queries = plans.flatMap((p) => p.loads.queries);
+  const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
+  let offset = 0;
+  return plans.map((p) => {
+    const related = p.loads.collect(results.slice(offset, offset + p.loads.queries.length), {});
+    offset += p.loads.queries.length;
+    return new Map(p.rows.map((row) => [row.id, renderOne(ctx, p.resource, row, related, p.selection)]));
+  });
+}
+
 const TRANSLATIONS = "__translations";
 
-function planLoads(ctx: RenderContext, resource: AnyResource, rows: Row[], selection: Selection) {
+function planLoads(
+  ctx: RenderContext,
+  resource: AnyResource,
+  rows: Row[],
+  selection: Selection,
+  allowNested: boolean,
+) {
   const ids = rows.map((r) => r.id);
-  const names = new Set(selection.fields.flatMap((f) => resource.fields[f]?.needs ?? []));
+  // Nothing to load for no rows (an include or nested set that found nothing on this page).
+  const names = new Set(
+    rows.length === 0 ? [] : selection.fields.flatMap((f) => resource.fields[f]?.needs ?? []),
+  );
   const queries: BatchItem<"sqlite">[] = [];
   const order: string[] = [];
   const tr = resource.translations;
-  if (tr && selection.translated.length > 0) {
+  if (tr && selection.translated.length > 0 && rows.length > 0) {
     queries.push(
       ctx.db
         .select()
@@ -265,12 +324,25 @@ function planLoads(ctx: RenderContext, resource: AnyResource, rows: Row[], selec
   for (const name of names) {
     const loader = resource.loaders?.[name];
     if (!loader) throw new Error(`${resource.name}: unknown loader ${name}`);
+    if (loader.nested && !allowNested)
+      throw new Error(`${resource.name}: loader ${name} nests below a nested level`);
     queries.push(loader.query(ctx.db, ids, ctx));
     order.push(name);
   }
   return {
     queries,
-    collect(results: unknown[]): Related {
+    /** The rows each nested declaration finds in its loader's result, to render before `collect`. */
+    nestedSets(results: unknown[]) {
+      return order.flatMap((loaderName, i) =>
+        Object.entries(resource.loaders?.[loaderName]?.nested ?? {}).map(([name, def]) => ({
+          loader: loaderName,
+          name,
+          resource: def.resource(),
+          rows: def.rows(results[i]) as Row[],
+        })),
+      );
+    },
+    collect(results: unknown[], nested: Record<string, NestedRendered>): Related {
       const related: Related = {};
       order.forEach((name, i) => {
         if (name === TRANSLATIONS && tr) {
@@ -288,7 +360,7 @@ function planLoads(ctx: RenderContext, resource: AnyResource, rows: Row[], selec
           }
           related[TRANSLATIONS] = map;
         } else {
-          related[name] = resource.loaders?.[name]?.collect(results[i]) ?? new Map();
+          related[name] = resource.loaders?.[name]?.collect(results[i], nested[name] ?? {}) ?? new Map();
         }
       });
       return related;

@@ -47,11 +47,13 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
   return z.enum(values, { message: `must be one of ${values.join(", ")}` }).openapi({ description });
 }
 
+/** One string value; a comma is refused since only list parameters take comma-joined values (DECISIONS 12). */
 export function stringParam(opts: { maxLength?: number; description?: string } = {}) {
   return z
     .string()
     .min(1, "must not be empty")
     .max(opts.maxLength ?? 255, `must be at most ${opts.maxLength ?? 255} characters`)
+    .refine((v) => !v.includes(","), "takes a single value (no comma-separated list)")
     .openapi({ description: opts.description });
 }
 

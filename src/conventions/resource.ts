@@ -34,11 +34,28 @@ export interface TranslatedFieldDef<Row, TrRow> {
   render: (tr: TrRow | undefined, locale: string, row: Row, ctx: RenderContext) => unknown;
 }
 
+/** Nested objects of a loader, rendered by the engine: nested name → (nested row id → rendered object). */
+export type NestedRendered = Record<string, Map<number, Record<string, unknown>>>;
+
+export interface NestedDef {
+  /** The resource whose default representation (with the request's locales) the objects take. */
+  resource: () => AnyResource;
+  /** That resource's base rows found in the loader's query result. */
+  rows: (result: unknown) => { id: number }[];
+}
+
 export interface Loader {
   /** One query for every row id of the page (bind ids as one JSON parameter). */
   query: (db: Db, ids: number[], ctx: RenderContext) => BatchItem<"sqlite">;
-  /** Groups the query's result by row id. */
-  collect: (result: unknown) => Map<number, unknown>;
+  /** Groups the query's result by row id; `nested` holds the rendered objects `nested` declares. */
+  collect: (result: unknown, nested: NestedRendered) => Map<number, unknown>;
+  /**
+   * Rows of other resources in the query's result that the field embeds as objects (a price
+   * list's discount categories). The engine renders them in their default representation, loading
+   * what they need for the whole page in one more round trip (shared with includes). One level only:
+   * a nested resource's own loaders cannot nest again.
+   */
+  nested?: Record<string, NestedDef>;
 }
 
 export interface IncludeDef<Row> {
@@ -48,6 +65,11 @@ export interface IncludeDef<Row> {
   query: (db: Db, rows: Row[], ctx: RenderContext) => BatchItem<"sqlite">;
   /** Related base rows of each parent row id, in output order. */
   group: (result: unknown, rows: Row[]) => Map<number, Record<string, unknown>[]>;
+  /**
+   * The representation of the included object when it is not the related resource's default one:
+   * its fixed fields plus exactly these (as if `fields=` were given to it). Absent: default fields.
+   */
+  fields?: string[];
 }
 
 export interface FilterDef {
@@ -58,11 +80,16 @@ export interface FilterDef {
 
 export type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };
 
-export interface ResourceDef<Row extends { id: number }, TrRow = unknown> {
+export interface ResourceDef<Row extends { id: number | string }, TrRow = unknown> {
   name: string;
   /** Singular label used in messages ("Brand not found"). */
   label: string;
   table: SQLiteTable;
+  /**
+   * The column that keys a row: rows are selected with it aliased as `id`, which loaders, sorts'
+   * tie-break and `get` use. Usually the table's `id`; a table keyed otherwise (price-list variant
+   * prices, by `variant_id` within one list) names its own, and renders `id` only if it declares it.
+   */
   idColumn: SQLiteColumn;
   fields: Record<string, FieldDef<Row>>;
   translations?: {
@@ -88,5 +115,6 @@ export interface ResourceDef<Row extends { id: number }, TrRow = unknown> {
 // biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources
 export type AnyResource = ResourceDef<any, any>;
 
-export const defineResource = <Row extends { id: number }, TrRow = unknown>(def: ResourceDef<Row, TrRow>) =>
-  def;
+export const defineResource = <Row extends { id: number | string }, TrRow = unknown>(
+  def: ResourceDef<Row, TrRow>,
+) => def;

@@ -19,6 +19,9 @@ interface ReadRouteOptions {
   description?: string;
 }
 
+/** "PriceLists" → "price lists", for summaries and descriptions. */
+const words = (name: string) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+
 /** `GET <path>`: the list served by the engine from the resource's declaration. */
 export function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource, o: ReadRouteOptions) {
   defineRoute(
@@ -27,14 +30,14 @@ export function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource, o: Re
       method: "get",
       path: `/api/v1${o.path}`,
       operationId: `list${o.plural}`,
-      summary: `List ${o.plural.toLowerCase()}`,
+      summary: `List ${words(o.plural)}`,
       description: o.description,
       tags: [o.tag],
       scope: o.scope ?? "read",
       query: conventionQuerySchema(resource, "list"),
       responses: {
         200: {
-          description: `A page of ${o.plural.toLowerCase()}`,
+          description: `A page of ${words(o.plural)}`,
           content: { "application/json": { schema: listOf(o.item) } },
         },
       },
@@ -51,14 +54,14 @@ export function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource, o: Rea
       method: "get",
       path: `/api/v1${o.path}/{id}`,
       operationId: `get${o.singular}`,
-      summary: `Get a ${o.singular.toLowerCase()}`,
+      summary: `Get a ${words(o.singular)}`,
       tags: [o.tag],
       scope: o.scope ?? "read",
       params: pathId,
       query: conventionQuerySchema(resource, "single"),
       responses: {
         200: {
-          description: `The ${o.singular.toLowerCase()}`,
+          description: `The ${words(o.singular)}`,
           content: { "application/json": { schema: o.item } },
         },
       },

@@ -21,7 +21,10 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string): Docum
     base = generate(app);
     generated.set(app, base);
   }
-  return { ...base, servers: [{ url: origin, description: "This deployment (the origin that served this document)" }] };
+  return {
+    ...base,
+    servers: [{ url: origin, description: "This deployment (the origin that served this document)" }],
+  };
 }
 
 function generate(app: OpenAPIHono<AppEnv>): Document {
@@ -34,7 +37,7 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
     },
     servers: [],
   });
-  const { openapi, info, components, paths, ...rest } = doc;
+  const { openapi, info, components, paths, webhooks } = doc;
   return {
     openapi,
     info,
@@ -43,7 +46,7 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
     tags: usedTags(doc),
     paths: explicitSecurity(paths),
     components,
-    ...rest,
+    ...(webhooks && Object.keys(webhooks).length > 0 ? { webhooks } : {}),
   };
 }
 

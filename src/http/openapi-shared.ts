@@ -120,7 +120,8 @@ export const ERROR_RESPONSES = Object.fromEntries(
 export function registerOpenApiComponents(registry: OpenAPIHono["openAPIRegistry"]) {
   registry.register("Problem", ProblemSchema);
   for (const [name, description] of Object.entries(HEADERS)) {
-    registry.registerComponent("headers", name, { description, schema: { type: "string" } });
+    const type = name === "Retry-After" ? "integer" : "string";
+    registry.registerComponent("headers", name, { description, schema: { type } });
   }
   for (const e of Object.values(ERRORS)) {
     const extra: readonly HeaderName[] = "headers" in e ? e.headers : [];

@@ -7,8 +7,9 @@ const PERIOD_SECONDS = 60;
 /** Per-key budgets through the Workers rate-limiting binding (read / write / bulk over 60 s). */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const budget = c.get("routeMeta").budget;
+  if (!budget) return next();
   const enabled = c.env.ENVIRONMENT === "production" || c.env.RATE_LIMITS === "on";
-  if (!budget || !enabled) return next();
+  if (!enabled) return next();
   const limiter =
     budget === "bulk" ? c.env.BULK_LIMITER : budget === "write" ? c.env.WRITE_LIMITER : c.env.READ_LIMITER;
   if (limiter) {

@@ -23,6 +23,8 @@ export interface RouteDef<P extends AnyObject, Q extends AnyObject, B extends z.
   params?: P;
   query?: Q;
   body?: B;
+  /** Documented body when the accept-time schema is looser than the record shapes (bulk routes). */
+  bodyDoc?: z.ZodType;
   responses: RouteConfig["responses"];
 }
 
@@ -84,7 +86,7 @@ export function defineRoute<
           }
         : {}),
       ...(def.body
-        ? { body: { required: true, content: { "application/json": { schema: def.body } } } }
+        ? { body: { required: true, content: { "application/json": { schema: def.bodyDoc ?? def.body } } } }
         : {}),
     },
     responses: { ...def.responses, ...errorResponsesFor(def) },

@@ -9,7 +9,8 @@ const atLeast = (min: number, n: number) => Math.max(min, Math.round(n));
 export const productCount = (scale: number) => atLeast(1, 40 * scale);
 /** Every fifth product (ids 1, 6, 11, …) is `simple`; the others have 3 or 4 variants. */
 export const isSimpleProduct = (productId: number) => productId % 5 === 1;
-export const variantsPerProduct = (productId: number) => (isSimpleProduct(productId) ? 1 : 3 + (productId % 2));
+export const variantsPerProduct = (productId: number) =>
+  isSimpleProduct(productId) ? 1 : 3 + (productId % 2);
 /** Variant ids of a product: 4(p-1)+1 … 4(p-1)+k, so ids are stable whatever the scale. */
 export const variantIdsOfProduct = (productId: number): number[] =>
   Array.from({ length: variantsPerProduct(productId) }, (_, i) => 4 * (productId - 1) + 1 + i);

@@ -38,7 +38,11 @@ export const jobs = sqliteTable(
   ],
 );
 
-/** Ledger of applied chunks: a redelivered message finds its row and does nothing. */
+/**
+ * Ledger of applied work, written in the same batch as the work: a redelivered message finds its
+ * rows and applies nothing twice. `part` is -1 for a whole chunk, or the record index when a chunk
+ * is replayed one record per batch.
+ */
 export const jobChunks = sqliteTable(
   "job_chunks",
   {
@@ -46,9 +50,10 @@ export const jobChunks = sqliteTable(
       .notNull()
       .references(() => jobs.id, { onDelete: "cascade" }),
     chunkIndex: integer("chunk_index").notNull(),
+    part: integer("part").notNull().default(-1),
     appliedAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.chunkIndex] })],
+  (t) => [primaryKey({ columns: [t.jobId, t.chunkIndex, t.part] })],
 );
 
 export const jobLogs = sqliteTable(

@@ -1,0 +1,197 @@
+import { and, eq, sql } from "drizzle-orm";
+import { createDb } from "../db/client.ts";
+import { rawBatch } from "../db/raw.ts";
+import { jobChunks, jobs } from "../db/schema/index.ts";
+import type { Bindings, Db } from "../env.ts";
+import { chunkKey } from "./chunking.ts";
+import { finalizeJob } from "./finalize.ts";
+import { bookkeeping, describe, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import { processorFor } from "./processors/index.ts";
+import type { ChunkRecord, JobMessage, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
+
+const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
+ * and the summary counters commit in one batch. A redelivered message finds the ledger row and only
+ * moves on. Then the next chunk is enqueued, or the job is finalized after the last one.
+ */
+export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
+  const db = createDb(env.DB);
+  const job = await loadRunningJob(db, message.jobId);
+  if (!job) return;
+  const done = await appliedParts(db, job.id, message.chunk);
+  if (!done.has(WHOLE_CHUNK)) {
+    const records = await readChunk(env, job.id, message.chunk);
+    if (records === null) {
+      await failChunk(env, job, message.chunk, done, "The stored payload of this chunk could not be read.");
+    } else {
+      await applyChunk(
+        env,
+        db,
+        job,
+        message.chunk,
+        records.filter((r) => !done.has(r.index)),
+        done.size > 0,
+      );
+    }
+  }
+  await advance(env, db, job, message.chunk);
+}
+
+/** The job, moved from `pending` to `running` on its first message; null once it is final or gone. */
+async function loadRunningJob(db: Db, jobId: string): Promise<JobRow | null> {
+  await db
+    .update(jobs)
+    .set({ status: "running", startedAt: nowIso() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending")));
+  const job = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId) });
+  return job && job.status === "running" ? job : null;
+}
+
+async function appliedParts(db: Db, jobId: string, chunk: number) {
+  const rows = await db
+    .select({ part: jobChunks.part })
+    .from(jobChunks)
+    .where(and(eq(jobChunks.jobId, jobId), eq(jobChunks.chunkIndex, chunk)));
+  return new Set(rows.map((r) => r.part));
+}
+
+async function readChunk(env: Bindings, jobId: string, chunk: number): Promise<ChunkRecord[] | null> {
+  const object = await env.PAYLOADS.get(chunkKey(jobId, chunk));
+  if (!object) return null;
+  try {
+    const parsed = JSON.parse(await object.text()) as unknown;
+    return Array.isArray(parsed) ? (parsed as ChunkRecord[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
+  db,
+  env,
+  job,
+  today: new Date().toISOString().slice(0, 10),
+});
+
+async function applyChunk(
+  env: Bindings,
+  db: Db,
+  job: JobRow,
+  chunk: number,
+  records: ChunkRecord[],
+  replaying: boolean,
+) {
+  const processor = processorFor(job.type);
+  const ctx = context(env, db, job);
+  if (!replaying) {
+    try {
+      const plan = await processor.plan(ctx, records);
+      await rawBatch(env.DB, [...plan.statements, ...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes)]);
+      return;
+    } catch (err) {
+      if (isLedgerConflict(err)) return;
+      // One bad record must not sink its neighbours: replay the chunk one record per batch.
+    }
+  }
+  for (const record of records) await applyOne(ctx, chunk, record);
+  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, [])).catch((err) => {
+    if (!isLedgerConflict(err)) throw err;
+  });
+}
+
+async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
+  const { env, job } = ctx;
+  try {
+    const plan = await processorFor(job.type).plan(ctx, [record]);
+    await rawBatch(env.DB, [...plan.statements, ...bookkeeping(job.id, chunk, record.index, plan.outcomes)]);
+  } catch (err) {
+    if (isLedgerConflict(err)) return;
+    const unique = /UNIQUE constraint failed/.test(describe(err));
+    const outcome: RecordOutcome = {
+      index: record.index,
+      ok: false,
+      logs: [
+        {
+          severity: "ERROR",
+          code: unique ? "INVALID_FIELD_VALUE" : "OTHER",
+          message: unique
+            ? `The record conflicts with an existing one (${uniqueColumns(describe(err))} must be unique).`
+            : "The record could not be applied because of an unexpected error.",
+          identifiers: { record: { index: record.index } },
+          affected_fields: null,
+        },
+      ],
+    };
+    if (!unique) console.error(JSON.stringify({ level: "error", job_id: job.id, error: describe(err) }));
+    await rawBatch(env.DB, bookkeeping(job.id, chunk, record.index, [outcome])).catch((e) => {
+      if (!isLedgerConflict(e)) throw e;
+    });
+  }
+}
+
+const uniqueColumns = (message: string) =>
+  /UNIQUE constraint failed: ([\w., ]+)/.exec(message)?.[1]?.replace(/\w+\./g, "") ?? "a unique field";
+
+/** Counts every record of a chunk not yet applied as failed with an OTHER entry (dead letters, lost payloads). */
+export async function failChunk(
+  env: Bindings,
+  job: JobRow,
+  chunk: number,
+  done: Set<number>,
+  reason: string,
+) {
+  const sizes = (job.params.chunkSizes as number[] | undefined) ?? [];
+  const start = sizes.slice(0, chunk).reduce((a, b) => a + b, 0);
+  const indices = Array.from({ length: sizes[chunk] ?? 0 }, (_, i) => start + i).filter((i) => !done.has(i));
+  const outcomes: RecordOutcome[] = indices.map((index) => ({
+    index,
+    ok: false,
+    logs: [
+      {
+        severity: "ERROR",
+        code: "OTHER",
+        message: reason,
+        identifiers: { record: { index } },
+        affected_fields: null,
+      },
+    ],
+  }));
+  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes)).catch((err) => {
+    if (!isLedgerConflict(err)) throw err;
+  });
+}
+
+/** Enqueues the next chunk, or finalizes after the last one. */
+export async function advance(env: Bindings, db: Db, job: JobRow, chunk: number) {
+  if (chunk + 1 < job.chunkCount) {
+    const next: JobMessage = { jobId: job.id, chunk: chunk + 1 };
+    await env.JOBS_QUEUE.send(next, { contentType: "json" });
+  } else {
+    await finalizeJob(env, db, job.id);
+  }
+}
+
+/** A message the queue gave up on: its chunk's records fail with OTHER and later chunks still run. */
+export async function processDeadLetter(env: Bindings, message: JobMessage): Promise<void> {
+  const db = createDb(env.DB);
+  const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.jobId) });
+  if (!job || (job.status !== "running" && job.status !== "pending")) return;
+  if (job.status === "pending") {
+    await rawBatch(env.DB, [
+      sql`UPDATE jobs SET status = 'running', started_at = ${nowIso()} WHERE id = ${job.id} AND status = 'pending'`,
+    ]);
+  }
+  const done = await appliedParts(db, job.id, message.chunk);
+  if (!done.has(WHOLE_CHUNK)) {
+    await failChunk(
+      env,
+      job,
+      message.chunk,
+      done,
+      "This chunk could not be processed after repeated attempts.",
+    );
+  }
+  await advance(env, db, { ...job, status: "running" }, message.chunk);
+}

@@ -1,0 +1,67 @@
+import { type SQL, sql } from "drizzle-orm";
+import { insertJson } from "./bulk-sql.ts";
+import type { LogEntry, RecordOutcome } from "./types.ts";
+
+export const WHOLE_CHUNK = -1;
+
+const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** The ledger row of applied work; its primary key makes a second application fail the batch. */
+export const ledgerInsert = (jobId: string, chunk: number, part: number): SQL =>
+  sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${jobId}, ${chunk}, ${part})`;
+
+export function logInsert(jobId: string, entries: LogEntry[]): SQL | null {
+  const at = nowIso();
+  return insertJson(
+    "job_logs",
+    ["job_id", "created_at", "severity", "code", "message", "identifiers", "affected_fields"],
+    entries.map((e) => ({
+      job_id: jobId,
+      created_at: at,
+      severity: e.severity,
+      code: e.code,
+      message: e.message,
+      identifiers: e.identifiers,
+      affected_fields: e.affected_fields,
+    })),
+  );
+}
+
+/** Adds a set of outcomes to the job's summary counters. */
+export function countersUpdate(jobId: string, outcomes: RecordOutcome[]): SQL {
+  const logs = outcomes.flatMap((o) => o.logs);
+  const by = (s: LogEntry["severity"]) => logs.filter((l) => l.severity === s).length;
+  const ok = outcomes.filter((o) => o.ok).length;
+  return sql`UPDATE jobs SET
+      processed_records = processed_records + ${outcomes.length},
+      succeeded_records = succeeded_records + ${ok},
+      failed_records = failed_records + ${outcomes.length - ok},
+      log_info_count = log_info_count + ${by("INFO")},
+      log_warning_count = log_warning_count + ${by("WARNING")},
+      log_error_count = log_error_count + ${by("ERROR")}
+    WHERE id = ${jobId}`;
+}
+
+/** Ledger + logs + counters for a set of outcomes: appended to the batch that applies them. */
+export function bookkeeping(jobId: string, chunk: number, part: number, outcomes: RecordOutcome[]): SQL[] {
+  const items: (SQL | null)[] = [
+    ledgerInsert(jobId, chunk, part),
+    logInsert(
+      jobId,
+      outcomes.flatMap((o) => o.logs),
+    ),
+    countersUpdate(jobId, outcomes),
+  ];
+  return items.filter((i): i is SQL => i !== null);
+}
+
+export const isLedgerConflict = (err: unknown) =>
+  /UNIQUE constraint failed: job_chunks\./.test(describe(err));
+
+export function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return `${err.message}${cause ? ` ${describe(cause)}` : ""}`;
+  }
+  return String(err);
+}

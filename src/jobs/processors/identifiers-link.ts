@@ -1,0 +1,118 @@
+import { z } from "@hono/zod-openapi";
+import { isoNow } from "../../conventions/params.ts";
+import { failed, RecordProblems, succeeded } from "../record-errors.ts";
+import { RowOps } from "../row-ops.ts";
+import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
+import { nonEmpty, validateRecord } from "../validate.ts";
+import { matchVariants, type VariantKey } from "./match-variants.ts";
+
+export const LinkIdentifiersItem = z
+  .object({
+    ean: nonEmpty(64).optional(),
+    sku: nonEmpty(64).optional(),
+    supplier_internal_id: nonEmpty(100).optional(),
+    product_internal_id: nonEmpty(100).optional(),
+    variant_internal_id: nonEmpty(100).optional(),
+  })
+  .strict()
+  .openapi("LinkIdentifiersItem", {
+    description:
+      "Matches one variant by `ean`, or by `sku` with `supplier_internal_id` (exactly one option), and assigns `product_internal_id` and/or `variant_internal_id`.",
+  });
+
+/** Links merchant internal ids to exactly one matching variant and/or its product; creates nothing. */
+export const identifiersLink: Processor = {
+  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+    const now = isoNow();
+    const problemsOf = new Map<number, RecordProblems>();
+    const parsed = new Map<number, z.output<typeof LinkIdentifiersItem>>();
+    const byEan: VariantKey[] = [];
+    const bySku: VariantKey[] = [];
+    for (const { index, data } of records) {
+      const problems = new RecordProblems();
+      problemsOf.set(index, problems);
+      const item = validateRecord(LinkIdentifiersItem, data, problems);
+      if (!item) continue;
+      const hasEan = item.ean !== undefined;
+      const hasSku = item.sku !== undefined || item.supplier_internal_id !== undefined;
+      if (hasEan === hasSku) {
+        problems.add(
+          "INVALID_IDENTIFIER",
+          hasEan ? "ean" : null,
+          "use exactly one of `ean` or `sku` + `supplier_internal_id`",
+        );
+      } else if (hasSku && (item.sku === undefined || item.supplier_internal_id === undefined)) {
+        problems.add(
+          "INVALID_IDENTIFIER",
+          item.sku === undefined ? "sku" : "supplier_internal_id",
+          "is required with the other",
+        );
+      }
+      if (item.product_internal_id === undefined && item.variant_internal_id === undefined) {
+        problems.add(
+          "INVALID_IDENTIFIER",
+          null,
+          "needs product_internal_id and/or variant_internal_id to assign",
+        );
+      }
+      if (!problems.empty) continue;
+      parsed.set(index, item);
+      (hasEan ? byEan : bySku).push({
+        index,
+        ean: item.ean,
+        sku: item.sku,
+        supplier_internal_id: item.supplier_internal_id,
+      });
+    }
+    const [eanMatches, skuMatches] = await Promise.all([
+      matchVariants(ctx.env.DB, "ean", byEan),
+      matchVariants(ctx.env.DB, "sku_supplier", bySku),
+    ]);
+    const ops = new RowOps();
+    const outcomes: RecordOutcome[] = [];
+    for (const { index, data } of records) {
+      const problems = problemsOf.get(index) as RecordProblems;
+      const item = parsed.get(index);
+      const identifiers = identifiersFor(data, index);
+      const found = eanMatches.get(index) ?? skuMatches.get(index) ?? [];
+      if (item && found.length === 0) problems.add("NOT_FOUND", null, "No variant matches this identifier");
+      if (item && found.length > 1) {
+        problems.add(
+          "AMBIGUOUS_MATCH",
+          null,
+          `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
+        );
+      }
+      if (!item || !problems.empty) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      const variant = found[0] as { id: number; product_id: number };
+      if (item.variant_internal_id !== undefined) {
+        ops.merge("variants", ["id"], {
+          id: variant.id,
+          internal_id: item.variant_internal_id,
+          updated_at: now,
+        });
+      }
+      if (item.product_internal_id !== undefined) {
+        ops.merge("products", ["id"], {
+          id: variant.product_id,
+          internal_id: item.product_internal_id,
+          updated_at: now,
+        });
+      } else {
+        ops.merge("products", ["id"], { id: variant.product_id, updated_at: now });
+      }
+      outcomes.push(succeeded(index));
+    }
+    return { outcomes, statements: ops.statements(new Set()) };
+  },
+};
+
+function identifiersFor(data: unknown, index: number): Record<string, unknown> {
+  const raw = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
+  const sent: Record<string, unknown> = {};
+  for (const f of ["ean", "sku", "supplier_internal_id"]) if (typeof raw[f] === "string") sent[f] = raw[f];
+  return Object.keys(sent).length > 0 ? { variant: sent } : { record: { index } };
+}

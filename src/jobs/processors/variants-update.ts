@@ -1,0 +1,121 @@
+import { z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { isoNow } from "../../conventions/params.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
+import { RowOps } from "../row-ops.ts";
+import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
+import { validateRecord } from "../validate.ts";
+import { planVariantWrite, variantWriteShape } from "../variant-fields.ts";
+import { existingMarkets, matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+
+export const VariantUpdateRecord = z
+  .object({
+    id: z.number().int().min(1).optional(),
+    supplier_internal_id: z.string().min(1).max(100).optional(),
+    ...variantWriteShape,
+  })
+  .strict()
+  .openapi("VariantBulkRecord", {
+    description:
+      "The match identifier named by `options.match_by` plus only the fields to change. `sku_supplier` matching uses `sku` and `supplier_internal_id`.",
+  });
+
+const IDENTIFIER_FIELDS: Record<VariantMatchBy, string[]> = {
+  id: ["id"],
+  internal_id: ["internal_id"],
+  ean: ["ean"],
+  sku_supplier: ["sku", "supplier_internal_id"],
+};
+
+const UPSERT_TABLES = new Set(["variant_translations", "variant_prices"]);
+
+/** Variants bulk update: updates existing variants only; unmatched is NOT_FOUND, several matches AMBIGUOUS_MATCH. */
+export const variantsUpdate: Processor = {
+  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+    const by = (ctx.job.params.options as { match_by: VariantMatchBy }).match_by;
+    const fields = IDENTIFIER_FIELDS[by];
+    const now = isoNow();
+    const keys: VariantKey[] = [];
+    const problemsOf = new Map<number, RecordProblems>();
+    const parsed = new Map<number, z.output<typeof VariantUpdateRecord>>();
+    for (const { index, data } of records) {
+      const problems = new RecordProblems();
+      problemsOf.set(index, problems);
+      const raw = (data ?? {}) as Record<string, unknown>;
+      const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
+      if (missing.length > 0) {
+        for (const f of missing) problems.add("INVALID_IDENTIFIER", f, `is required to match by ${by}`);
+        continue;
+      }
+      const record = validateRecord(VariantUpdateRecord, data, problems);
+      if (!record) {
+        for (const f of fields) {
+          if (problems.items.some((p) => p.path === f))
+            problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+        }
+        continue;
+      }
+      parsed.set(index, record);
+      keys.push({ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) });
+    }
+    const matches = await matchVariants(ctx.env.DB, by, keys);
+    const markets = await existingMarkets(
+      ctx.env.DB,
+      [...matches.values()].flatMap((m) => (m.length === 1 ? [m[0]?.id as number] : [])),
+    );
+
+    const ops = new RowOps();
+    const outcomes: RecordOutcome[] = [];
+    const touchedProducts = new Set<number>();
+    for (const { index, data } of records) {
+      const problems = problemsOf.get(index) as RecordProblems;
+      const identifiers = identifiersOf("variant", data, fields, index);
+      const record = parsed.get(index);
+      const found = matches.get(index) ?? [];
+      if (record && found.length === 0) problems.add("NOT_FOUND", null, `No variant matches this ${by}`);
+      if (record && found.length > 1) {
+        problems.add(
+          "AMBIGUOUS_MATCH",
+          null,
+          `${found.length} variants match this ${by}: ${found.map((v) => v.id).join(", ")}`,
+        );
+      }
+      if (!record || !problems.empty) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      const variant = found[0] as { id: number; product_id: number };
+      const { id: _id, supplier_internal_id: _s, ...write } = record;
+      const recordOps = new RowOps();
+      const ok = planVariantWrite(recordOps, {
+        variantId: variant.id,
+        write: by === "sku_supplier" ? { ...write, sku: undefined } : write,
+        markets: markets.get(variant.id) ?? new Set(),
+        problems,
+        path: "",
+        now,
+      });
+      if (!ok) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      // Later records see the prices earlier ones create.
+      for (const market of Object.keys(write.prices ?? {})) {
+        const set = markets.get(variant.id) ?? new Set<string>();
+        if (write.prices?.[market]) set.add(market);
+        markets.set(variant.id, set);
+      }
+      ops.absorb(recordOps);
+      touchedProducts.add(variant.product_id);
+      outcomes.push(succeeded(index));
+    }
+    const statements = ops.statements(UPSERT_TABLES);
+    if (touchedProducts.size > 0) {
+      // Variant changes count as product changes for incremental synchronization (updated_at filters).
+      statements.push(
+        sql`UPDATE products SET updated_at = ${now} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...touchedProducts])}))`,
+      );
+    }
+    return { outcomes, statements };
+  },
+};

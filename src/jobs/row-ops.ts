@@ -1,0 +1,103 @@
+import type { SQL } from "drizzle-orm";
+import { deleteJson, insertJson, type JsonRow, updateJson, upsertJson } from "./bulk-sql.ts";
+
+/** Parents before children, so inserts satisfy foreign keys within one batch. */
+const TABLE_ORDER = [
+  "products",
+  "product_translations",
+  "product_images",
+  "product_categories",
+  "variants",
+  "variant_translations",
+  "variant_prices",
+  "price_list_variant_prices",
+];
+
+interface TableOps {
+  deletes: Map<string, { keys: string[]; row: JsonRow }>;
+  inserts: JsonRow[];
+  insertColumns: Set<string>;
+  merges: Map<string, { keys: string[]; row: JsonRow }>;
+  mergeKeys?: string[];
+}
+
+/**
+ * The row-level effects of a plan, collected per table and turned into a few set-based statements.
+ * Merges of the same key combine in payload order (the later record wins field by field); a later
+ * delete cancels an earlier merge of that key and the other way round.
+ */
+type Op =
+  | { kind: "insert"; table: string; row: JsonRow }
+  | { kind: "merge"; table: string; keys: string[]; row: JsonRow }
+  | { kind: "delete"; table: string; keys: string[]; row: JsonRow };
+
+export class RowOps {
+  private readonly log: Op[] = [];
+
+  insert(table: string, row: JsonRow) {
+    this.log.push({ kind: "insert", table, row });
+  }
+
+  /** Update (and, for upsert tables, insert when missing) the row with these key columns. */
+  merge(table: string, keys: string[], row: JsonRow) {
+    this.log.push({ kind: "merge", table, keys, row });
+  }
+
+  delete(table: string, keys: string[], row: JsonRow) {
+    this.log.push({ kind: "delete", table, keys, row });
+  }
+
+  /** Appends another record's ops (a record's ops join the chunk only when the record succeeds). */
+  absorb(other: RowOps) {
+    this.log.push(...other.log);
+  }
+
+  statements(upsertTables: ReadonlySet<string>): SQL[] {
+    const tables = new Map<string, TableOps>();
+    for (const op of this.log) {
+      let ops = tables.get(op.table);
+      if (!ops) {
+        ops = { deletes: new Map(), inserts: [], insertColumns: new Set(), merges: new Map() };
+        tables.set(op.table, ops);
+      }
+      if (op.kind === "insert") {
+        ops.inserts.push(op.row);
+        for (const k of Object.keys(op.row)) ops.insertColumns.add(k);
+        continue;
+      }
+      const id = op.keys.map((k) => String(op.row[k])).join("\u0000");
+      if (op.kind === "delete") {
+        ops.merges.delete(id);
+        ops.deletes.set(id, { keys: op.keys, row: op.row });
+      } else {
+        ops.deletes.delete(id);
+        const prev = ops.merges.get(id);
+        ops.merges.set(id, { keys: op.keys, row: prev ? { ...prev.row, ...op.row } : op.row });
+        ops.mergeKeys = op.keys;
+      }
+    }
+    const out: (SQL | null)[] = [];
+    const names = [...tables.keys()].sort((a, b) => TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b));
+    for (const table of names) {
+      const ops = tables.get(table) as TableOps;
+      const deletesByKeys = new Map<string, JsonRow[]>();
+      for (const { keys, row } of ops.deletes.values()) {
+        const k = keys.join(",");
+        deletesByKeys.set(k, [...(deletesByKeys.get(k) ?? []), row]);
+      }
+      for (const [keys, rows] of deletesByKeys) out.push(deleteJson(table, keys.split(","), rows));
+      out.push(insertJson(table, [...ops.insertColumns], ops.inserts));
+      const merges = [...ops.merges.values()];
+      if (merges.length > 0 && ops.mergeKeys) {
+        const keys = ops.mergeKeys;
+        const columns = [...new Set(merges.flatMap((m) => Object.keys(m.row)))].filter(
+          (c) => !keys.includes(c),
+        );
+        const rows = merges.map((m) => m.row);
+        if (upsertTables.has(table)) out.push(...upsertJson(table, keys, columns, rows));
+        else out.push(updateJson(table, keys, columns, rows));
+      }
+    }
+    return out.filter((s): s is SQL => s !== null);
+  }
+}

@@ -1,0 +1,120 @@
+import { eq, gte, ne, type SQL } from "drizzle-orm";
+import { jsonIn, jsonInNoCase } from "../../conventions/engine.ts";
+import { dateRangeFilters } from "../../conventions/filters.ts";
+import {
+  boolParam,
+  enumItem,
+  enumParam,
+  intListParam,
+  intParam,
+  listParam,
+  stringListParam,
+  stringParam,
+} from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { contacts } from "../../db/schema/index.ts";
+
+type ContactRow = typeof contacts.$inferSelect;
+
+export const CONTACT_VIEWS = ["customers", "subscribers"] as const;
+/** Stored states are `subscribed` and `unsubscribed`; `not_subscribed` is a contact that never chose. */
+export const MKT_STATES = ["not_subscribed", "subscribed", "unsubscribed"] as const;
+
+/** First and last name joined; null when both are empty. */
+export function fullName(first: string | null, last: string | null): string | null {
+  const joined = [first?.trim(), last?.trim()].filter(Boolean).join(" ");
+  return joined === "" ? null : joined;
+}
+
+const VIEWS = {
+  customers: () => eq(contacts.isCustomer, true),
+  subscribers: () => ne(contacts.mktState, "not_subscribed"),
+} satisfies Record<(typeof CONTACT_VIEWS)[number], () => SQL>;
+
+/**
+ * Contacts (read-only here). `view` picks the population (customers, or anyone with a marketing
+ * state) but never the representation; a get by id ignores it.
+ */
+export const contactResource = defineResource<ContactRow>({
+  name: "contacts",
+  label: "Contact",
+  table: contacts,
+  idColumn: contacts.id,
+  localized: false,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    internal_id: { kind: "default", render: (r) => r.internalId },
+    is_active: { kind: "default", render: (r) => r.isActive },
+    email: { kind: "default", render: (r) => r.email },
+    first_name: { kind: "default", render: (r) => r.firstName },
+    last_name: { kind: "default", render: (r) => r.lastName },
+    full_name: { kind: "default", render: (r) => fullName(r.firstName, r.lastName) },
+    phone: { kind: "default", render: (r) => r.phone },
+    preferred_locale: { kind: "default", render: (r) => r.preferredLocale },
+    customer_type: { render: (r) => r.customerType },
+    is_b2b: { render: (r) => r.isB2b },
+    is_agreed_payment_enabled: { render: (r) => r.isAgreedPaymentEnabled },
+    is_customer: { render: (r) => r.isCustomer },
+    mkt_state: { render: (r) => r.mktState },
+    last_login_at: { render: (r) => r.lastLoginAt },
+    created_at: { render: (r) => r.createdAt },
+    orders_count: { render: (r) => r.ordersCount },
+  },
+  filters: {
+    view: {
+      required: true,
+      schema: enumParam(
+        CONTACT_VIEWS,
+        "Required. `customers`: contacts with `is_customer`; `subscribers`: contacts whose `mkt_state` is not `not_subscribed`. The view does not change the representation.",
+      ),
+      where: (v: (typeof CONTACT_VIEWS)[number]) => VIEWS[v](),
+    },
+    contact_ids: { schema: intListParam("Contact ids."), where: (v: number[]) => jsonIn(contacts.id, v) },
+    ...dateRangeFilters("created_at", contacts.createdAt, "Created"),
+    customer_type: {
+      schema: stringParam({ description: "Customer type (exact, case-sensitive)." }),
+      where: (v: string) => eq(contacts.customerType, v),
+    },
+    emails: {
+      schema: stringListParam("E-mail addresses (exact, case-insensitive).", 200, 255),
+      where: (v: string[]) => jsonInNoCase(contacts.email, v),
+    },
+    internal_ids: {
+      schema: stringListParam("Contact internal ids (exact).", 200, 100),
+      where: (v: string[]) => jsonIn(contacts.internalId, v),
+    },
+    is_active: { schema: boolParam("Active contacts."), where: (v: boolean) => eq(contacts.isActive, v) },
+    is_agreed_payment_enabled: {
+      schema: boolParam("Contacts allowed to pay on agreed terms."),
+      where: (v: boolean) => eq(contacts.isAgreedPaymentEnabled, v),
+    },
+    is_b2b: { schema: boolParam("Business contacts."), where: (v: boolean) => eq(contacts.isB2b, v) },
+    is_customer: {
+      schema: boolParam("Contacts who made a purchase or completed a registration."),
+      where: (v: boolean) => eq(contacts.isCustomer, v),
+    },
+    ...dateRangeFilters("last_login_at", contacts.lastLoginAt, "Last logged in"),
+    mkt_state: {
+      schema: listParam(enumItem(MKT_STATES), {
+        itemType: "string",
+        max: MKT_STATES.length,
+        description: "Marketing states (`not_subscribed`, `subscribed`, `unsubscribed`).",
+      }),
+      where: (v: (typeof MKT_STATES)[number][]) => jsonIn(contacts.mktState, v),
+    },
+    orders_count_min: {
+      schema: intParam({
+        min: 1,
+        description:
+          "Contacts with at least this many orders. A positive integer (DECISIONS: a SPEC.md 'number' is a positive safe integer); 0 is refused since every contact matches it.",
+      }),
+      where: (v: number) => gte(contacts.ordersCount, v),
+    },
+  },
+  sorts: {
+    id: { column: contacts.id },
+    created_at: { column: contacts.createdAt },
+    last_login_at: { column: contacts.lastLoginAt },
+  },
+  defaultSort: "id_asc",
+});

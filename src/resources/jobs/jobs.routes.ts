@@ -1,0 +1,76 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { getResource, listResource } from "../../conventions/engine.ts";
+import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
+import { mountList } from "../../conventions/routes.ts";
+import { batch } from "../../db/client.ts";
+import { jobs } from "../../db/schema/index.ts";
+import type { AppEnv } from "../../env.ts";
+import { listOf } from "../../http/openapi-shared.ts";
+import { notFound } from "../../http/problem.ts";
+import { defineRoute } from "../../http/route.ts";
+import { jobIdEquals, jobLogResource, jobResource } from "./jobs.resource.ts";
+import { JobLogSchema, JobSchema } from "./jobs.schema.ts";
+
+const jobIdParam = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")
+    .transform((v) => v.toLowerCase())
+    .openapi({ param: { name: "id", in: "path" }, example: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c" }),
+});
+
+export function registerJobs(app: OpenAPIHono<AppEnv>) {
+  mountList(app, jobResource, {
+    path: "/jobs",
+    tag: "Jobs",
+    item: JobSchema,
+    plural: "Jobs",
+    singular: "Job",
+  });
+
+  defineRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/v1/jobs/{id}",
+      operationId: "getJob",
+      summary: "Get a job",
+      tags: ["Jobs"],
+      scope: "read",
+      params: jobIdParam,
+      query: conventionQuerySchema(jobResource, "single"),
+      responses: { 200: { description: "The job", content: { "application/json": { schema: JobSchema } } } },
+    },
+    async (c, { params, query }) =>
+      c.json(await getResource(c, jobResource, params.id, query as ConventionQuery)),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/v1/jobs/{id}/logs",
+      operationId: "listJobLogs",
+      summary: "List the log entries of a job",
+      description: "Processing information, record errors with their identifiers, and a final INFO summary.",
+      tags: ["Jobs"],
+      scope: "read",
+      params: jobIdParam,
+      query: conventionQuerySchema(jobLogResource, "list"),
+      responses: {
+        200: {
+          description: "A page of log entries",
+          content: { "application/json": { schema: listOf(JobLogSchema) } },
+        },
+      },
+    },
+    async (c, { params, query }) => {
+      const [found] = await batch(c, [
+        c.get("db").select({ id: jobs.id }).from(jobs).where(eq(jobs.id, params.id)),
+      ]);
+      if (found.length === 0) throw notFound("Job");
+      return c.json(await listResource(c, jobLogResource, query as ConventionQuery, jobIdEquals(params.id)));
+    },
+  );
+}

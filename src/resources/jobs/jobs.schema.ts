@@ -1,0 +1,39 @@
+import { z } from "@hono/zod-openapi";
+import { JOB_STATUSES, JOB_TYPES } from "../../db/schema/index.ts";
+
+export const JobSchema = z
+  .object({
+    id: z.string().uuid(),
+    type: z.enum(JOB_TYPES).optional(),
+    status: z.enum(JOB_STATUSES).optional(),
+    created_at: z.string().optional(),
+    started_at: z.string().nullable().optional(),
+    finished_at: z.string().nullable().optional(),
+    summary: z
+      .object({
+        total_records: z.number().int(),
+        processed_records: z.number().int(),
+        succeeded_records: z.number().int(),
+        failed_records: z.number().int(),
+        log_info_count: z.number().int(),
+        log_warning_count: z.number().int(),
+        log_error_count: z.number().int(),
+      })
+      .optional(),
+  })
+  .openapi("Job", {
+    description:
+      "`pending` → `running` → `done` (every record succeeded), `done_with_errors` (some failed) or `failed` (none succeeded).",
+  });
+
+export const JobLogSchema = z
+  .object({
+    id: z.number().int(),
+    created_at: z.string().optional(),
+    severity: z.enum(["INFO", "WARNING", "ERROR"]).optional(),
+    code: z.string().nullable().optional(),
+    message: z.string().optional(),
+    identifiers: z.record(z.string(), z.unknown()).nullable().optional(),
+    affected_fields: z.array(z.string()).nullable().optional(),
+  })
+  .openapi("JobLogEntry");

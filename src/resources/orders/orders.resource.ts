@@ -1,0 +1,161 @@
+import { asc, eq, isNotNull, isNull } from "drizzle-orm";
+import { jsonIn } from "../../conventions/engine.ts";
+import { dateRangeFilters } from "../../conventions/filters.ts";
+import { belongsTo } from "../../conventions/includes.ts";
+import { type Money, money, toScale } from "../../conventions/money.ts";
+import { boolParam, enumParam, intListParam } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { orderLineItems, orders } from "../../db/schema/index.ts";
+import { contactResource } from "../contacts/contacts.resource.ts";
+
+type OrderRow = typeof orders.$inferSelect;
+type LineItemRow = typeof orderLineItems.$inferSelect;
+
+export const PAYMENT_STATUSES = ["paid", "unpaid"] as const;
+export const WAREHOUSE_RELEASE_STATUSES = ["not_released", "partially_released", "released"] as const;
+export const FULFILLMENT_STATUSES = ["fulfilled", "partially_fulfilled", "unfulfilled"] as const;
+export const DELIVERY_METHODS = ["shipment", "store_pick_up"] as const;
+/** The fields of the contact an order's `customer` include shows (DECISIONS 11.8). */
+export const ORDER_CUSTOMER_FIELDS = ["email", "full_name", "created_at", "preferred_locale"];
+
+/** Order-line unit prices have 5 decimals; every other amount 2 (DECISIONS 12, money). */
+const UNIT_SCALE = 5;
+
+const amounts = (gross: string, net: string, tax: string, currency: string) => ({
+  gross: money(gross, currency),
+  net: money(net, currency),
+  tax: money(tax, currency),
+});
+
+const rescale = (m: Money, scale: number) => money(m.amount, m.currency, scale);
+
+/** One order line as sold: a snapshot, never re-read from the catalog. */
+function lineItem(item: LineItemRow, currency: string) {
+  return {
+    id: item.id,
+    product_id: item.productId,
+    variant_id: item.variantId,
+    sku: item.sku,
+    ean: item.ean,
+    display_name: item.displayName,
+    tax_rate: toScale(item.taxRate, 2),
+    quantity: item.quantity,
+    unit_price: {
+      list_price: { gross: money(item.listPriceGross, currency, UNIT_SCALE) },
+      final_price: {
+        gross: money(item.finalPriceGross, currency, UNIT_SCALE),
+        net: money(item.finalPriceNet, currency, UNIT_SCALE),
+      },
+    },
+    discounts_applied: item.discountsApplied.map((d) => ({
+      type: d.type,
+      amount: rescale(d.amount, 2),
+      description: d.description,
+    })),
+    additional_services: item.additionalServices.map((s) => ({
+      display_name: s.display_name,
+      internal_id: s.internal_id,
+      quantity: s.quantity,
+      unit_price: {
+        gross: rescale(s.unit_price.gross, UNIT_SCALE),
+        net: rescale(s.unit_price.net, UNIT_SCALE),
+      },
+      tax_rate: toScale(s.tax_rate, 2),
+    })),
+    total: amounts(item.totalGross, item.totalNet, item.totalTax, currency),
+  };
+}
+
+/** Orders are read-only snapshots; amounts are in the shop currency (EUR). */
+export const orderResource = defineResource<OrderRow>({
+  name: "orders",
+  label: "Order",
+  table: orders,
+  idColumn: orders.id,
+  localized: false,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    created_at: { kind: "default", render: (r) => r.createdAt },
+    payment_status: { kind: "default", render: (r) => r.paymentStatus },
+    warehouse_release_status: { kind: "default", render: (r) => r.warehouseReleaseStatus },
+    fulfillment_status: { kind: "default", render: (r) => r.fulfillmentStatus },
+    delivery_method: { kind: "default", render: (r) => r.deliveryMethod },
+    locale: { kind: "default", render: (r) => r.locale },
+    payment_method: { kind: "default", render: (r) => r.paymentMethod },
+    payment_gateway: { kind: "default", render: (r) => r.paymentGateway },
+    paid_at: { kind: "default", render: (r) => r.paidAt },
+    fulfilled_at: { kind: "default", render: (r) => r.fulfilledAt },
+    canceled_at: { kind: "default", render: (r) => r.canceledAt },
+    total: { kind: "default", render: (r) => amounts(r.totalGross, r.totalNet, r.totalTax, r.currency) },
+    shipping: {
+      kind: "default",
+      render: (r) => amounts(r.shippingGross, r.shippingNet, r.shippingTax, r.currency),
+    },
+    fees: { kind: "default", render: (r) => amounts(r.feesGross, r.feesNet, r.feesTax, r.currency) },
+    email: { kind: "default", render: (r) => r.email },
+    line_items: {
+      needs: ["lineItems"],
+      render: (r, related) =>
+        ((related.lineItems?.get(r.id) ?? []) as LineItemRow[]).map((item) => lineItem(item, r.currency)),
+    },
+  },
+  loaders: {
+    lineItems: {
+      query: (db, ids) =>
+        db
+          .select()
+          .from(orderLineItems)
+          .where(jsonIn(orderLineItems.orderId, ids))
+          .orderBy(asc(orderLineItems.orderId), asc(orderLineItems.position), asc(orderLineItems.id)),
+      collect: (result) => {
+        const out = new Map<number, LineItemRow[]>();
+        for (const item of result as LineItemRow[]) {
+          let list = out.get(item.orderId);
+          if (!list) {
+            list = [];
+            out.set(item.orderId, list);
+          }
+          list.push(item);
+        }
+        return out;
+      },
+    },
+  },
+  includes: {
+    customer: {
+      ...belongsTo<OrderRow>(
+        () => contactResource,
+        (r) => r.contactId,
+      ),
+      fields: ORDER_CUSTOMER_FIELDS,
+    },
+  },
+  filters: {
+    ...dateRangeFilters("created_at", orders.createdAt, "Created"),
+    ...dateRangeFilters("fulfilled_at", orders.fulfilledAt, "Fulfilled"),
+    ...dateRangeFilters("paid_at", orders.paidAt, "Paid"),
+    delivery_method: {
+      schema: enumParam(DELIVERY_METHODS, "Delivery method."),
+      where: (v: (typeof DELIVERY_METHODS)[number]) => eq(orders.deliveryMethod, v),
+    },
+    fulfillment_status: {
+      schema: enumParam(FULFILLMENT_STATUSES, "Fulfillment status."),
+      where: (v: (typeof FULFILLMENT_STATUSES)[number]) => eq(orders.fulfillmentStatus, v),
+    },
+    payment_status: {
+      schema: enumParam(PAYMENT_STATUSES, "Payment status."),
+      where: (v: (typeof PAYMENT_STATUSES)[number]) => eq(orders.paymentStatus, v),
+    },
+    warehouse_release_status: {
+      schema: enumParam(WAREHOUSE_RELEASE_STATUSES, "Warehouse release status."),
+      where: (v: (typeof WAREHOUSE_RELEASE_STATUSES)[number]) => eq(orders.warehouseReleaseStatus, v),
+    },
+    is_canceled: {
+      schema: boolParam("`true`: canceled orders (`canceled_at` set); `false`: the others."),
+      where: (v: boolean) => (v ? isNotNull(orders.canceledAt) : isNull(orders.canceledAt)),
+    },
+    order_ids: { schema: intListParam("Order ids."), where: (v: number[]) => jsonIn(orders.id, v) },
+  },
+  sorts: { created_at: { column: orders.createdAt }, id: { column: orders.id } },
+  defaultSort: "created_at_desc",
+});

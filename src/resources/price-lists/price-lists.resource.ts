@@ -1,0 +1,177 @@
+import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { jsonIn } from "../../conventions/engine.ts";
+import { money, toScale } from "../../conventions/money.ts";
+import { boolParam, intListParam, stringListParam } from "../../conventions/params.ts";
+import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
+import {
+  brands,
+  categories,
+  priceListCustomers,
+  priceListDiscountBrands,
+  priceListDiscountCategories,
+  priceListDiscounts,
+  priceLists,
+  priceListVariantPrices,
+} from "../../db/schema/index.ts";
+import { brandResource } from "../brands/brands.resource.ts";
+import { categoryResource } from "../categories/categories.resource.ts";
+
+type PriceListRow = typeof priceLists.$inferSelect;
+
+interface DiscountJoinRow {
+  priceListId: number;
+  discountId: number;
+  discount: string;
+  target: { id: number } | null;
+}
+
+/**
+ * The discounts of one kind for a page of price lists, with their target rows (categories or
+ * brands) in one query; the engine renders the targets in their default representation (nested).
+ */
+function discountsLoader(
+  kind: "category" | "brand",
+  link: { table: SQLiteTable; discountId: SQLiteColumn; targetId: SQLiteColumn; position: SQLiteColumn },
+  target: { table: SQLiteTable; id: SQLiteColumn; resource: () => AnyResource },
+  key: "categories" | "brands",
+): Loader {
+  return {
+    query: (db, ids) =>
+      db
+        .select({
+          // Aliased: in a D1 batch rows map by column name, and the target table has an `id` too.
+          priceListId: sql<number>`${priceListDiscounts.priceListId}`.as("__list_id"),
+          discountId: sql<number>`${priceListDiscounts.id}`.as("__discount_id"),
+          discount: sql<string>`${priceListDiscounts.discount}`.as("__discount"),
+          target: getTableColumns(target.table),
+        })
+        .from(priceListDiscounts)
+        .leftJoin(link.table, eq(link.discountId, priceListDiscounts.id))
+        .leftJoin(target.table, eq(target.id, link.targetId))
+        .where(and(jsonIn(priceListDiscounts.priceListId, ids), eq(priceListDiscounts.kind, kind)))
+        .orderBy(
+          asc(priceListDiscounts.priceListId),
+          asc(priceListDiscounts.position),
+          asc(priceListDiscounts.id),
+          asc(link.position),
+        ),
+    nested: {
+      [key]: {
+        resource: target.resource,
+        rows: (result) => (result as DiscountJoinRow[]).flatMap((r) => (r.target ? [r.target] : [])),
+      },
+    },
+    collect: (result, nested) => {
+      const rendered = nested[key] ?? new Map();
+      const byList = new Map<number, Map<number, { targets: unknown[]; discount: string }>>();
+      for (const r of result as DiscountJoinRow[]) {
+        let discounts = byList.get(r.priceListId);
+        if (!discounts) {
+          discounts = new Map();
+          byList.set(r.priceListId, discounts);
+        }
+        let entry = discounts.get(r.discountId);
+        if (!entry) {
+          entry = { targets: [], discount: toScale(r.discount, 2) };
+          discounts.set(r.discountId, entry);
+        }
+        const object = r.target ? rendered.get(r.target.id) : undefined;
+        if (object) entry.targets.push(object);
+      }
+      return new Map(
+        [...byList].map(([listId, discounts]) => [
+          listId,
+          [...discounts.values()].map((d) => ({ [key]: d.targets, discount: d.discount })),
+        ]),
+      );
+    },
+  };
+}
+
+const countBy = (table: SQLiteTable, fk: SQLiteColumn): Loader => ({
+  query: (db, ids) => db.select({ id: fk, n: count() }).from(table).where(jsonIn(fk, ids)).groupBy(fk),
+  collect: (result) => new Map((result as { id: number; n: number }[]).map((r) => [r.id, r.n])),
+});
+
+/** Price lists (SPEC.md 2.7): discounts embed their categories and brands, which follow `locales`. */
+export const priceListResource = defineResource<PriceListRow>({
+  name: "price-lists",
+  label: "Price list",
+  table: priceLists,
+  idColumn: priceLists.id,
+  // No translations of its own: `locales` applies to the nested categories and brands.
+  localized: true,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    internal_id: { kind: "default", render: (r) => r.internalId },
+    is_active: { kind: "default", render: (r) => r.isActive },
+    minimum_order_amount: {
+      kind: "default",
+      render: (r) => money(r.minimumOrderAmount, r.minimumOrderCurrency),
+    },
+    customers_count: {
+      kind: "default",
+      needs: ["customersCount"],
+      render: (r, related) => related.customersCount?.get(r.id) ?? 0,
+    },
+    variant_prices_count: {
+      kind: "default",
+      needs: ["variantPricesCount"],
+      render: (r, related) => related.variantPricesCount?.get(r.id) ?? 0,
+    },
+    global_discount: { kind: "default", render: (r) => toScale(r.globalDiscount, 2) },
+    category_discounts: {
+      kind: "default",
+      needs: ["categoryDiscounts"],
+      render: (r, related) => related.categoryDiscounts?.get(r.id) ?? [],
+    },
+    brand_discounts: {
+      kind: "default",
+      needs: ["brandDiscounts"],
+      render: (r, related) => related.brandDiscounts?.get(r.id) ?? [],
+    },
+  },
+  loaders: {
+    customersCount: countBy(priceListCustomers, priceListCustomers.priceListId),
+    variantPricesCount: countBy(priceListVariantPrices, priceListVariantPrices.priceListId),
+    categoryDiscounts: discountsLoader(
+      "category",
+      {
+        table: priceListDiscountCategories,
+        discountId: priceListDiscountCategories.discountId,
+        targetId: priceListDiscountCategories.categoryId,
+        position: priceListDiscountCategories.position,
+      },
+      { table: categories, id: categories.id, resource: () => categoryResource },
+      "categories",
+    ),
+    brandDiscounts: discountsLoader(
+      "brand",
+      {
+        table: priceListDiscountBrands,
+        discountId: priceListDiscountBrands.discountId,
+        targetId: priceListDiscountBrands.brandId,
+        position: priceListDiscountBrands.position,
+      },
+      { table: brands, id: brands.id, resource: () => brandResource },
+      "brands",
+    ),
+  },
+  filters: {
+    internal_ids: {
+      schema: stringListParam("Price-list internal ids (exact).", 200, 100),
+      where: (v: string[]) => jsonIn(priceLists.internalId, v),
+    },
+    is_active: {
+      schema: boolParam("true: only active price lists; false: only inactive ones."),
+      where: (v: boolean) => eq(priceLists.isActive, v),
+    },
+    price_list_ids: {
+      schema: intListParam("Price-list ids (exact)."),
+      where: (v: number[]) => jsonIn(priceLists.id, v),
+    },
+  },
+  sorts: { id: { column: priceLists.id } },
+  defaultSort: "id_asc",
+});

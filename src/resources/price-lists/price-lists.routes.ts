@@ -1,0 +1,157 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { listResource } from "../../conventions/engine.ts";
+import {
+  type ConventionQuery,
+  conventionQuerySchema,
+  writeQuerySchema,
+} from "../../conventions/query-schema.ts";
+import { mountGet, mountList } from "../../conventions/routes.ts";
+import { created, updated } from "../../conventions/writes.ts";
+import { batch } from "../../db/client.ts";
+import { priceLists, priceListVariantPrices } from "../../db/schema/index.ts";
+import type { AppEnv } from "../../env.ts";
+import { listOf } from "../../http/openapi-shared.ts";
+import { notFound } from "../../http/problem.ts";
+import { defineRoute, pathId } from "../../http/route.ts";
+import { priceListResource } from "./price-lists.resource.ts";
+import {
+  PriceListCreateSchema,
+  PriceListSchema,
+  PriceListUpdateSchema,
+  PriceListVariantPriceSchema,
+  VariantPricesDeletedSchema,
+} from "./price-lists.schema.ts";
+import { createPriceList, updatePriceList } from "./price-lists.write.ts";
+import { variantPriceResource } from "./variant-prices.resource.ts";
+
+const TAG = "Price lists";
+
+const read = {
+  path: "/price-lists",
+  tag: TAG,
+  item: PriceListSchema,
+  plural: "PriceLists",
+  singular: "PriceList",
+  description:
+    "Price lists without their fixed variant prices. `locales` applies to the categories and brands nested in the discounts.",
+};
+
+export function registerPriceLists(app: OpenAPIHono<AppEnv>) {
+  mountList(app, priceListResource, read);
+  mountGet(app, priceListResource, read);
+
+  defineRoute(
+    app,
+    {
+      method: "post",
+      path: "/api/v1/price-lists",
+      operationId: "createPriceList",
+      summary: "Create a price list",
+      description:
+        "Creates the configuration only (no fixed variant prices). Percentages are decimal strings within -100..100; amounts are in EUR. Unknown category or brand ids are 400, one `errors[]` entry each.",
+      tags: [TAG],
+      scope: "write",
+      query: writeQuerySchema(priceListResource),
+      body: PriceListCreateSchema,
+      responses: {
+        201: { description: "Created", content: { "application/json": { schema: PriceListSchema } } },
+      },
+    },
+    async (c, { query, body }) =>
+      created(c, priceListResource, "/price-lists", await createPriceList(c, body), query),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: "patch",
+      path: "/api/v1/price-lists/{id}",
+      operationId: "updatePriceList",
+      summary: "Update a price list",
+      description:
+        "Changes only the fields sent. A sent `category_discounts` or `brand_discounts` array replaces the whole array (`[]` clears it); `minimum_order_amount: null` removes it. Fixed variant prices are never touched.",
+      tags: [TAG],
+      scope: "write",
+      params: pathId,
+      query: writeQuerySchema(priceListResource),
+      body: PriceListUpdateSchema,
+      responses: {
+        200: { description: "Updated", content: { "application/json": { schema: PriceListSchema } } },
+      },
+    },
+    async (c, { params, query, body }) => {
+      await updatePriceList(c, params.id, body);
+      return updated(c, priceListResource, params.id, query);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/v1/price-lists/{id}/variant-prices",
+      operationId: "listPriceListVariantPrices",
+      summary: "List variant prices of a price list",
+      description:
+        "The fixed prices of one price list (default `per_page` 100, max 500). `display_name` is the variant's name in the store's primary locale, else its product's.",
+      tags: [TAG],
+      scope: "read",
+      params: pathId,
+      query: conventionQuerySchema(variantPriceResource, "list"),
+      responses: {
+        200: {
+          description: "A page of fixed variant prices",
+          content: { "application/json": { schema: listOf(PriceListVariantPriceSchema) } },
+        },
+      },
+    },
+    async (c, { params, query }) =>
+      c.json(
+        await listResource(
+          c,
+          variantPriceResource,
+          query as ConventionQuery,
+          eq(priceListVariantPrices.priceListId, params.id),
+          {
+            label: "Price list",
+            query: c
+              .get("db")
+              .select({ id: priceLists.id })
+              .from(priceLists)
+              .where(eq(priceLists.id, params.id)),
+          },
+        ),
+      ),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: "delete",
+      path: "/api/v1/price-lists/{id}/variant-prices",
+      operationId: "deletePriceListVariantPrices",
+      summary: "Delete all variant prices of a price list",
+      description:
+        "Removes every fixed variant price of the list (with its minimum quantity and quantity multiple). The price list and its configuration stay unchanged.",
+      tags: [TAG],
+      scope: "write",
+      params: pathId,
+      responses: {
+        200: {
+          description: "How many fixed prices were removed",
+          content: { "application/json": { schema: VariantPricesDeletedSchema } },
+        },
+      },
+    },
+    async (c, { params }) => {
+      const db = c.get("db");
+      const [found, deleted] = await batch(c, [
+        db.select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, params.id)),
+        db.delete(priceListVariantPrices).where(eq(priceListVariantPrices.priceListId, params.id)),
+      ]);
+      if (found.length === 0) throw notFound("Price list");
+      return c.json({ deleted: (deleted as unknown as D1Result).meta.changes }, 200);
+    },
+  );
+}

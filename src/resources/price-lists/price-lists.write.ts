@@ -1,0 +1,189 @@
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Context } from "hono";
+import { jsonIn } from "../../conventions/engine.ts";
+import { toScale } from "../../conventions/money.ts";
+import { isoNow } from "../../conventions/params.ts";
+import { runWrite } from "../../conventions/writes.ts";
+import { batch } from "../../db/client.ts";
+import {
+  brands,
+  categories,
+  priceListDiscountBrands,
+  priceListDiscountCategories,
+  priceListDiscounts,
+  priceLists,
+} from "../../db/schema/index.ts";
+import type { AppEnv, Db } from "../../env.ts";
+import { ApiError, notFound, type ProblemDetailItem } from "../../http/problem.ts";
+import type { PriceListCreate, PriceListUpdate } from "./price-lists.schema.ts";
+
+const UNIQUE = {
+  price_lists_internal_id_unique: { path: "internal_id", message: "is already used by another price list" },
+};
+
+/** The id of the row the same batch just inserted (D1 runs a batch as one serialized transaction). */
+const justInsertedId = sql`(SELECT MAX(id) FROM price_lists)`;
+
+type CategoryDiscounts = PriceListCreate["category_discounts"];
+type BrandDiscounts = PriceListCreate["brand_discounts"];
+
+const KINDS = {
+  category: { link: priceListDiscountCategories, linkDiscountId: priceListDiscountCategories.discountId },
+  brand: { link: priceListDiscountBrands, linkDiscountId: priceListDiscountBrands.discountId },
+} as const;
+
+/**
+ * Inserts the discounts of one kind and their links with two statements whatever their number:
+ * both read the same JSON parameter (`[{discount, ids}]`), the links joining each entry to the
+ * discount row just written at its position. (INSERT … SELECT through the query builder: a raw
+ * `db.run(sql)` with bound parameters cannot go into a drizzle D1 batch.) Selected columns follow
+ * the tables' column order (`id` NULL: assigned by SQLite).
+ */
+function discountStatements(
+  db: Db,
+  priceListId: number | SQL,
+  kind: keyof typeof KINDS,
+  entries: { discount: string; ids: number[] }[],
+): BatchItem<"sqlite">[] {
+  if (entries.length === 0) return [];
+  const json = JSON.stringify(entries.map((e) => ({ discount: toScale(e.discount, 2), ids: e.ids })));
+  return [
+    db
+      .insert(priceListDiscounts)
+      .select(
+        sql`SELECT NULL, ${priceListId}, ${kind}, e.key, json_extract(e.value, '$.discount') FROM json_each(${json}) AS e`,
+      ),
+    db
+      .insert(KINDS[kind].link)
+      .select(
+        sql`SELECT d.id, i.value, i.key FROM json_each(${json}) AS e JOIN ${priceListDiscounts} AS d ON d.price_list_id = ${priceListId} AND d.kind = ${kind} AND d.position = e.key JOIN json_each(e.value, '$.ids') AS i`,
+      ),
+  ];
+}
+
+/** Deletes every discount of one kind (and its links) before the replacement is written. */
+function clearDiscounts(db: Db, priceListId: number, kind: keyof typeof KINDS): BatchItem<"sqlite">[] {
+  const { link, linkDiscountId } = KINDS[kind];
+  const ofKind = and(eq(priceListDiscounts.priceListId, priceListId), eq(priceListDiscounts.kind, kind));
+  return [
+    db
+      .delete(link)
+      .where(
+        inArray(
+          linkDiscountId,
+          db.select({ id: priceListDiscounts.id }).from(priceListDiscounts).where(ofKind),
+        ),
+      ),
+    db.delete(priceListDiscounts).where(ofKind),
+  ];
+}
+
+const categoryEntries = (d: CategoryDiscounts) => d.map((e) => ({ discount: e.discount, ids: e.categories }));
+const brandEntries = (d: BrandDiscounts) => d.map((e) => ({ discount: e.discount, ids: e.brands }));
+
+/**
+ * One round trip: which referenced categories and brands exist (and, for an update, the price list).
+ * Unknown references are 400 `invalid_body`, one entry per bad reference with its path; they come
+ * before the 404 of an unknown price list (DECISIONS 12 "Order of checks").
+ */
+async function checkReferences(
+  c: Context<AppEnv>,
+  body: { category_discounts?: CategoryDiscounts; brand_discounts?: BrandDiscounts },
+  priceListId?: number,
+) {
+  const db = c.get("db");
+  const categoryIds = [...new Set((body.category_discounts ?? []).flatMap((d) => d.categories))];
+  const brandIds = [...new Set((body.brand_discounts ?? []).flatMap((d) => d.brands))];
+  if (priceListId === undefined && categoryIds.length === 0 && brandIds.length === 0) return;
+  const [foundCategories, foundBrands, foundList] = await batch(c, [
+    db.select({ id: categories.id }).from(categories).where(jsonIn(categories.id, categoryIds)),
+    db.select({ id: brands.id }).from(brands).where(jsonIn(brands.id, brandIds)),
+    db
+      .select({ id: priceLists.id })
+      .from(priceLists)
+      .where(eq(priceLists.id, priceListId ?? 0)),
+  ]);
+  const knownCategories = new Set(foundCategories.map((r) => r.id));
+  const knownBrands = new Set(foundBrands.map((r) => r.id));
+  const errors: ProblemDetailItem[] = [];
+  (body.category_discounts ?? []).forEach((d, i) => {
+    d.categories.forEach((id, j) => {
+      if (!knownCategories.has(id))
+        errors.push({
+          location: "body",
+          path: `category_discounts.${i}.categories.${j}`,
+          message: `category ${id} does not exist`,
+        });
+    });
+  });
+  (body.brand_discounts ?? []).forEach((d, i) => {
+    d.brands.forEach((id, j) => {
+      if (!knownBrands.has(id))
+        errors.push({
+          location: "body",
+          path: `brand_discounts.${i}.brands.${j}`,
+          message: `brand ${id} does not exist`,
+        });
+    });
+  });
+  if (errors.length > 0) {
+    throw new ApiError("invalid_body", errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
+  }
+  if (priceListId !== undefined && foundList.length === 0) throw notFound("Price list");
+}
+
+/** Creates the price list, its discounts and their links in one batch; returns the new id. */
+export async function createPriceList(c: Context<AppEnv>, body: PriceListCreate): Promise<number> {
+  await checkReferences(c, body);
+  const db = c.get("db");
+  const statements: BatchItem<"sqlite">[] = [
+    db.insert(priceLists).values({
+      internalId: body.internal_id,
+      isActive: body.is_active,
+      globalDiscount: toScale(body.global_discount, 2),
+      minimumOrderAmount: body.minimum_order_amount ? toScale(body.minimum_order_amount.amount, 2) : null,
+      minimumOrderCurrency: body.minimum_order_amount?.currency ?? null,
+    }),
+    ...discountStatements(db, justInsertedId, "category", categoryEntries(body.category_discounts)),
+    ...discountStatements(db, justInsertedId, "brand", brandEntries(body.brand_discounts)),
+    db.select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, justInsertedId)),
+  ];
+  const results = await runWrite(c, UNIQUE, () => db.batch(statements as [BatchItem<"sqlite">]));
+  return ((results[results.length - 1] as { id: number }[])[0] as { id: number }).id;
+}
+
+/** Changes only the fields sent; a sent discount array replaces that kind's discounts. */
+export async function updatePriceList(c: Context<AppEnv>, id: number, body: PriceListUpdate): Promise<void> {
+  await checkReferences(c, body, id);
+  const db = c.get("db");
+  const amount = body.minimum_order_amount;
+  const changes = {
+    ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
+    ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
+    ...(body.global_discount !== undefined ? { globalDiscount: toScale(body.global_discount, 2) } : {}),
+    ...(amount !== undefined
+      ? {
+          minimumOrderAmount: amount ? toScale(amount.amount, 2) : null,
+          minimumOrderCurrency: amount ? amount.currency : null,
+        }
+      : {}),
+    updatedAt: isoNow(),
+  };
+  const statements: BatchItem<"sqlite">[] = [
+    db.update(priceLists).set(changes).where(eq(priceLists.id, id)),
+    ...(body.category_discounts
+      ? [
+          ...clearDiscounts(db, id, "category"),
+          ...discountStatements(db, id, "category", categoryEntries(body.category_discounts)),
+        ]
+      : []),
+    ...(body.brand_discounts
+      ? [
+          ...clearDiscounts(db, id, "brand"),
+          ...discountStatements(db, id, "brand", brandEntries(body.brand_discounts)),
+        ]
+      : []),
+  ];
+  await runWrite(c, UNIQUE, () => db.batch(statements as [BatchItem<"sqlite">]));
+}

@@ -1,0 +1,156 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { jsonIn, jsonInNoCase } from "../../conventions/engine.ts";
+import { money } from "../../conventions/money.ts";
+import { intListParam, intParam, stringListParam } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import {
+  priceListVariantPrices,
+  products,
+  productTranslations,
+  suppliers,
+  variants,
+  variantTranslations,
+} from "../../db/schema/index.ts";
+
+/** Keyed by `variant_id` within one price list: the engine aliases it as the row `id`. */
+type VariantPriceRow = typeof priceListVariantPrices.$inferSelect & { id: number };
+
+interface VariantInfo {
+  id: number;
+  internalId: string | null;
+  sku: string | null;
+  ean: string | null;
+  productId: number;
+  productInternalId: string | null;
+  supplierId: number | null;
+  supplierInternalId: string | null;
+  variantName: string | null;
+  productName: string | null;
+}
+
+const as = <T>(column: SQLiteColumn, alias: string) => sql<T>`${column}`.as(alias);
+
+const info = (row: VariantPriceRow, related: Record<string, Map<number, unknown>>) =>
+  related.variantInfo?.get(row.id) as VariantInfo | undefined;
+
+/** Rows whose variant matches `condition` (on `variants`, joined to its product and supplier). */
+const variantWhere = (condition: SQL) =>
+  sql`${priceListVariantPrices.variantId} IN (SELECT ${variants.id} FROM ${variants} INNER JOIN ${products} ON ${products.id} = ${variants.productId} LEFT JOIN ${suppliers} ON ${suppliers.id} = ${products.supplierId} WHERE ${condition})`;
+
+const variantInfoField = <K extends keyof VariantInfo>(key: K) => ({
+  kind: "default" as const,
+  needs: ["variantInfo"],
+  render: (r: VariantPriceRow, related: Record<string, Map<number, unknown>>) =>
+    info(r, related)?.[key] ?? null,
+});
+
+/**
+ * The fixed prices of one price list (SPEC.md 2.7a); the route adds `price_list_id = ?`. The
+ * variant's supplier is its product's (DECISIONS 11.12). `display_name` is the variant's name in
+ * the store's primary locale, else the product's name there: the list takes no `locales`.
+ */
+export const variantPriceResource = defineResource<VariantPriceRow>({
+  name: "price-list-variant-prices",
+  label: "Price-list variant price",
+  table: priceListVariantPrices,
+  idColumn: priceListVariantPrices.variantId,
+  localized: false,
+  perPage: { default: 100, max: 500 },
+  fields: {
+    variant_id: { kind: "fixed", render: (r) => r.variantId },
+    variant_internal_id: variantInfoField("internalId"),
+    product_id: variantInfoField("productId"),
+    product_internal_id: variantInfoField("productInternalId"),
+    ean: variantInfoField("ean"),
+    sku: variantInfoField("sku"),
+    supplier_id: variantInfoField("supplierId"),
+    supplier_internal_id: variantInfoField("supplierInternalId"),
+    display_name: {
+      kind: "default",
+      needs: ["variantInfo"],
+      render: (r, related) => {
+        const v = info(r, related);
+        return v?.variantName ?? v?.productName ?? null;
+      },
+    },
+    price: { kind: "default", render: (r) => money(r.amount, r.currency) },
+    min_quantity: { kind: "default", render: (r) => r.minQuantity },
+    quantity_factor: { kind: "default", render: (r) => r.quantityFactor },
+  },
+  loaders: {
+    variantInfo: {
+      query: (db, ids, ctx) =>
+        db
+          // Every column aliased: in a D1 batch rows map by column name (`id`, `internal_id` and
+          // `name` appear in several of these tables).
+          .select({
+            id: as<number>(variants.id, "v_id"),
+            internalId: as<string | null>(variants.internalId, "v_internal_id"),
+            sku: as<string | null>(variants.sku, "v_sku"),
+            ean: as<string | null>(variants.ean, "v_ean"),
+            productId: as<number>(products.id, "p_id"),
+            productInternalId: as<string | null>(products.internalId, "p_internal_id"),
+            supplierId: as<number | null>(suppliers.id, "s_id"),
+            supplierInternalId: as<string | null>(suppliers.internalId, "s_internal_id"),
+            variantName: as<string | null>(variantTranslations.name, "v_name"),
+            productName: as<string | null>(productTranslations.name, "p_name"),
+          })
+          .from(variants)
+          .innerJoin(products, eq(products.id, variants.productId))
+          .leftJoin(suppliers, eq(suppliers.id, products.supplierId))
+          .leftJoin(
+            variantTranslations,
+            and(
+              eq(variantTranslations.variantId, variants.id),
+              eq(variantTranslations.locale, ctx.store.primaryLocale),
+            ),
+          )
+          .leftJoin(
+            productTranslations,
+            and(
+              eq(productTranslations.productId, products.id),
+              eq(productTranslations.locale, ctx.store.primaryLocale),
+            ),
+          )
+          .where(jsonIn(variants.id, ids)),
+      collect: (result) => new Map((result as VariantInfo[]).map((r) => [r.id, r])),
+    },
+  },
+  filters: {
+    ean: {
+      schema: stringListParam("Variant EANs (exact).", 200, 64),
+      where: (v: string[]) => variantWhere(jsonIn(variants.ean, v)),
+    },
+    product_ids: {
+      schema: intListParam("Product ids.", 200),
+      where: (v: number[]) => variantWhere(jsonIn(variants.productId, v)),
+    },
+    product_internal_ids: {
+      schema: stringListParam("Product internal ids (exact).", 200, 100),
+      where: (v: string[]) => variantWhere(jsonIn(products.internalId, v)),
+    },
+    sku: {
+      schema: stringListParam("Variant SKUs (exact, case-insensitive).", 200, 64),
+      where: (v: string[]) => variantWhere(jsonInNoCase(variants.sku, v)),
+    },
+    supplier_id: {
+      schema: intParam({ min: 1, description: "Variants whose product has this supplier." }),
+      where: (v: number) => variantWhere(eq(products.supplierId, v)),
+    },
+    supplier_internal_id: {
+      schema: stringListParam("Supplier internal ids (exact).", 200, 100),
+      where: (v: string[]) => variantWhere(jsonIn(suppliers.internalId, v)),
+    },
+    variant_ids: {
+      schema: intListParam("Variant ids.", 200),
+      where: (v: number[]) => jsonIn(priceListVariantPrices.variantId, v),
+    },
+    variant_internal_ids: {
+      schema: stringListParam("Variant internal ids (exact).", 200, 100),
+      where: (v: string[]) => variantWhere(jsonIn(variants.internalId, v)),
+    },
+  },
+  sorts: { variant_id: { column: priceListVariantPrices.variantId } },
+  defaultSort: "variant_id_asc",
+});

@@ -1,0 +1,99 @@
+import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { jsonIn } from "../../conventions/engine.ts";
+import { dateRangeFilters } from "../../conventions/filters.ts";
+import { isSupportedLocale, SUPPORTED_LOCALES } from "../../conventions/locales.ts";
+import { enumParam, intParam, listParam, parsePlainInt } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { reviews } from "../../db/schema/index.ts";
+import { ApiError } from "../../http/problem.ts";
+
+type ReviewRow = typeof reviews.$inferSelect;
+
+export const REVIEW_STATUSES = ["published", "unpublished"] as const;
+export const REVIEW_TYPES = ["product", "store"] as const;
+
+/** `locale` filter: one supported locale; anything else is `unsupported_locale` (DECISIONS 11.2). */
+const localeFilter = z
+  .string()
+  .superRefine((raw, ctx) => {
+    // Only list filters take commas (DECISIONS 12 "Query parsing").
+    if (raw === "") ctx.addIssue({ code: "custom", message: "must not be empty" });
+    else if (raw.includes(",")) ctx.addIssue({ code: "custom", message: "takes a single locale" });
+    else if (!isSupportedLocale(raw)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `'${raw.slice(0, 50)}' is not a supported locale (${SUPPORTED_LOCALES.join(", ")})`,
+        params: { problemCode: "unsupported_locale" },
+      });
+    }
+  })
+  .openapi({ description: "Reviews written in this locale.", enum: [...SUPPORTED_LOCALES] });
+
+const ratingFilter = listParam<number>(
+  (raw) => {
+    const n = parsePlainInt(raw);
+    return n !== null && n >= 1 && n <= 5
+      ? { ok: true, value: n }
+      : { ok: false, message: "is not an integer from 1 to 5" };
+  },
+  { itemType: "integer", example: "4,5", description: "Ratings (1 to 5); any of them matches." },
+);
+
+/** Reviews: no translations, no includes; `rating` is null when the reviewer gave none. */
+export const reviewResource = defineResource<ReviewRow>({
+  name: "reviews",
+  label: "Review",
+  table: reviews,
+  idColumn: reviews.id,
+  localized: false,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    locale: { kind: "default", render: (r) => r.locale },
+    status: { kind: "default", render: (r) => r.status },
+    rating: { kind: "default", render: (r) => r.rating },
+    created_at: { kind: "default", render: (r) => r.createdAt },
+    type: { kind: "default", render: (r) => r.type },
+    content: { render: (r) => r.content },
+    reviewer_name: { render: (r) => r.reviewerName },
+    reviewer_email: { render: (r) => r.reviewerEmail },
+    order_id: { render: (r) => r.orderId },
+    customer_id: { render: (r) => r.customerId },
+    product_id: { render: (r) => r.productId },
+    variant_id: { render: (r) => r.variantId },
+  },
+  filters: {
+    ...dateRangeFilters("created_at", reviews.createdAt, "Reviews created"),
+    locale: {
+      schema: localeFilter,
+      where: (v: string, ctx) => {
+        // Supported but not enabled is unsupported too (DECISIONS 5).
+        if (!ctx.store.enabledLocales.includes(v)) {
+          throw new ApiError("unsupported_locale", `Locale not enabled for this store: ${v}`, [
+            { location: "query", path: "locale", message: `${v} is not enabled for this store` },
+          ]);
+        }
+        return eq(reviews.locale, v);
+      },
+    },
+    product_id: {
+      schema: intParam({ min: 1, description: "Reviews of this product." }),
+      where: (v: number) => eq(reviews.productId, v),
+    },
+    rating: { schema: ratingFilter, where: (v: number[]) => jsonIn(reviews.rating, v) },
+    status: {
+      schema: enumParam(REVIEW_STATUSES, "Publication status."),
+      where: (v: (typeof REVIEW_STATUSES)[number]) => eq(reviews.status, v),
+    },
+    type: {
+      schema: enumParam(REVIEW_TYPES, "`product` or `store` reviews (absent: both)."),
+      where: (v: (typeof REVIEW_TYPES)[number]) => eq(reviews.type, v),
+    },
+  },
+  sorts: {
+    created_at: { column: reviews.createdAt },
+    rating: { column: reviews.rating },
+    id: { column: reviews.id },
+  },
+  defaultSort: "created_at_desc",
+});
