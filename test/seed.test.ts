@@ -12,8 +12,28 @@ import {
 import { api } from "./helpers.ts";
 
 /** Every table the seed writes, children first. */
+/** Children before parents, so deleting in this order satisfies foreign keys. */
 const SEEDED_TABLES = [
   "api_keys",
+  "job_logs",
+  "jobs",
+  "price_list_variant_prices",
+  "price_list_customers",
+  "price_list_discount_brands",
+  "price_list_discount_categories",
+  "price_list_discounts",
+  "price_lists",
+  "reviews",
+  "order_line_items",
+  "orders",
+  "contacts",
+  "variant_prices",
+  "variant_translations",
+  "variants",
+  "product_categories",
+  "product_images",
+  "product_translations",
+  "products",
   "brand_translations",
   "brands",
   "category_translations",
@@ -41,9 +61,9 @@ const DEV_KEY = LOCAL_KEYS[0].secret;
 const READONLY_KEY = LOCAL_KEYS[1].secret;
 
 describe("demo seed (scale 1)", () => {
-  it("loads the store, brands, categories, suppliers and the local keys", async () => {
+  it("loads every resource: store, catalog, contacts, orders, reviews, price lists, jobs and the local keys", async () => {
     await load(await buildSeed({ includeLocalKeys: true }));
-    expect(await counts()).toEqual({
+    expect(await counts()).toMatchObject({
       api_keys: 2,
       brand_translations: 60,
       brands: 12,
@@ -52,7 +72,23 @@ describe("demo seed (scale 1)", () => {
       suppliers: 8,
       store_translations: 14,
       store: 1,
+      products: 40,
+      contacts: 40,
+      orders: 100,
+      reviews: 20,
+      jobs: 3,
     });
+    const c = await counts();
+    for (const table of [
+      "variants",
+      "variant_prices",
+      "price_lists",
+      "price_list_variant_prices",
+      "order_line_items",
+      "job_logs",
+    ]) {
+      expect(c[table], table).toBeGreaterThan(0);
+    }
     const store = await env.DB.prepare(
       "SELECT primary_locale, enabled_locales FROM store WHERE id = 1",
     ).first<{

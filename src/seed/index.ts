@@ -1,6 +1,12 @@
 import { brandStatements } from "./brands.ts";
 import { categoryStatements } from "./categories.ts";
+import { contactStatements } from "./contacts.ts";
+import { jobStatements } from "./jobs.ts";
 import { localKeyStatements } from "./keys.ts";
+import { orderStatements } from "./orders.ts";
+import { priceListStatements } from "./price-lists.ts";
+import { productStatements } from "./products.ts";
+import { reviewStatements } from "./reviews.ts";
 import type { SeedStatement } from "./sql.ts";
 import { storeStatements } from "./store.ts";
 import { supplierStatements } from "./suppliers.ts";
@@ -38,6 +44,12 @@ export async function buildSeed(options: SeedOptions = {}): Promise<SeedStatemen
     ...supplierStatements(scale),
     ...brandStatements(scale),
     ...categoryStatements(scale),
+    ...productStatements(scale),
+    ...contactStatements(scale),
+    ...orderStatements(scale),
+    ...reviewStatements(scale),
+    ...priceListStatements(scale),
+    ...jobStatements(),
     ...(options.includeLocalKeys ? await localKeyStatements() : []),
   ];
 }

@@ -275,9 +275,9 @@ function planTranslations(
 function planSets(ops: RowOps, productId: number, record: ProductRecord) {
   if (record.category_ids) {
     ops.delete("product_categories", ["product_id"], { product_id: productId });
-    record.category_ids.forEach((categoryId, position) =>
-      ops.insert("product_categories", { product_id: productId, category_id: categoryId, position }),
-    );
+    record.category_ids.forEach((categoryId, position) => {
+      ops.insert("product_categories", { product_id: productId, category_id: categoryId, position });
+    });
   }
   if (record.images) {
     ops.delete("product_images", ["product_id"], { product_id: productId });
@@ -288,9 +288,9 @@ function planSets(ops: RowOps, productId: number, record: ProductRecord) {
           (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) ||
           a.order - b.order,
       )
-      .forEach((img, position) =>
-        ops.insert("product_images", { product_id: productId, url: img.url, position }),
-      );
+      .forEach((img, position) => {
+        ops.insert("product_images", { product_id: productId, url: img.url, position });
+      });
   }
 }
 

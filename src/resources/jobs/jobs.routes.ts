@@ -15,7 +15,7 @@ import { JobLogSchema, JobSchema } from "./jobs.schema.ts";
 const jobIdParam = z.object({
   id: z
     .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID")
+    .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID")
     .transform((v) => v.toLowerCase())
     .openapi({ param: { name: "id", in: "path" }, example: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c" }),
 });
