@@ -13,7 +13,9 @@ const present = (alias: string, column: string) => sql.raw(`json_type(${alias}.v
 
 /**
  * `INSERT INTO t (cols) SELECT … FROM json_each(rows)`. With `skipExisting`, rows whose key columns
- * already exist are skipped (only that conflict: any other UNIQUE violation still fails the batch).
+ * already exist are left out (`NOT EXISTS`, not `ON CONFLICT DO NOTHING`: a partial row for an
+ * existing key would fail a NOT NULL column before the conflict clause is considered). Any UNIQUE
+ * violation other than that key still fails the batch.
  */
 export function insertJson(
   table: string,
@@ -27,11 +29,13 @@ export function insertJson(
     columns.map((c) => field("j", c)),
     sql`, `,
   );
-  return sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) AS j WHERE true${
-    opts.skipExisting
-      ? sql` ON CONFLICT (${sql.join(opts.skipExisting.map(ident), sql`, `)}) DO NOTHING`
-      : sql``
-  }`;
+  const skip = opts.skipExisting
+    ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${ident(table)} WHERE ${sql.join(
+        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
+        sql` AND `,
+      )})`
+    : sql``;
+  return sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) AS j${skip}`;
 }
 
 /**

@@ -23,8 +23,9 @@ interface TableOps {
 
 /**
  * The row-level effects of a plan, collected per table and turned into a few set-based statements.
- * Merges of the same key combine in payload order (the later record wins field by field); a later
- * delete cancels an earlier merge of that key and the other way round.
+ * Merges of the same key combine in payload order (the later record wins field by field). A later
+ * delete cancels the earlier merges of that key; a merge after a delete keeps the delete (deletes
+ * run first), so the row is rebuilt from the later fields only, never merged into the old row.
  */
 type Op =
   | { kind: "insert"; table: string; row: JsonRow }
@@ -70,7 +71,6 @@ export class RowOps {
         ops.merges.delete(id);
         ops.deletes.set(id, { keys: op.keys, row: op.row });
       } else {
-        ops.deletes.delete(id);
         const prev = ops.merges.get(id);
         ops.merges.set(id, { keys: op.keys, row: prev ? { ...prev.row, ...op.row } : op.row });
         ops.mergeKeys = op.keys;

@@ -75,5 +75,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+    /** One row per attempt of a message: a redelivered queue message finds its attempt already made. */
+    uniqueIndex("webhook_deliveries_attempt_unique").on(t.messageId, t.attempt),
   ],
 );

@@ -99,10 +99,11 @@ export const variantsUpdate: Processor = {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
-      // Later records see the prices earlier ones create.
-      for (const market of Object.keys(write.prices ?? {})) {
+      // Later records see the prices earlier ones create or remove.
+      for (const [market, price] of Object.entries(write.prices ?? {})) {
         const set = markets.get(variant.id) ?? new Set<string>();
-        if (write.prices?.[market]) set.add(market);
+        if (price) set.add(market);
+        else set.delete(market);
         markets.set(variant.id, set);
       }
       ops.absorb(recordOps);

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `webhook_deliveries_attempt_unique` ON `webhook_deliveries` (`message_id`,`attempt`);

@@ -1,0 +1,25 @@
+import type { WebhookEnv } from "./types.ts";
+
+/**
+ * Delay before each retry, in seconds: the first within 30 s, then growing (2 min, 10 min, 30 min,
+ * 1 h, 3 h, 6 h, 12 h; a Queues message delay is at most 12 h). Nine attempts over about 23 hours.
+ */
+export const RETRY_DELAYS_SECONDS = [30, 120, 600, 1_800, 3_600, 10_800, 21_600, 43_200] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+/** A subscription whose deliveries have kept failing this long (no success in between) is disabled. */
+export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** Each attempt may take this long (connect, answer and the body read). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** The receiver's answer is read up to this size, then ignored: a receiver's body never matters. */
+export const RESPONSE_MAX_BYTES = 64 * 1024;
+
+/** The delay before the attempt after `attempt` (1-based), or null when `attempt` was the last. */
+export function retryDelaySeconds(attempt: number, env: Pick<WebhookEnv, "WEBHOOK_RETRY_SCALE">) {
+  const base = RETRY_DELAYS_SECONDS[attempt - 1];
+  if (base === undefined) return null;
+  const scale = Number(env.WEBHOOK_RETRY_SCALE ?? "1");
+  return Math.round(base * (Number.isFinite(scale) && scale >= 0 ? scale : 1));
+}
