@@ -3,11 +3,9 @@ import { eq } from "drizzle-orm";
 import { getResource, listResource } from "../../conventions/engine.ts";
 import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
 import { mountList } from "../../conventions/routes.ts";
-import { batch } from "../../db/client.ts";
 import { jobs } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { listOf } from "../../http/openapi-shared.ts";
-import { notFound } from "../../http/problem.ts";
 import { defineRoute } from "../../http/route.ts";
 import { jobIdEquals, jobLogResource, jobResource } from "./jobs.resource.ts";
 import { JobLogSchema, JobSchema } from "./jobs.schema.ts";
@@ -65,12 +63,12 @@ export function registerJobs(app: OpenAPIHono<AppEnv>) {
         },
       },
     },
-    async (c, { params, query }) => {
-      const [found] = await batch(c, [
-        c.get("db").select({ id: jobs.id }).from(jobs).where(eq(jobs.id, params.id)),
-      ]);
-      if (found.length === 0) throw notFound("Job");
-      return c.json(await listResource(c, jobLogResource, query as ConventionQuery, jobIdEquals(params.id)));
-    },
+    async (c, { params, query }) =>
+      c.json(
+        await listResource(c, jobLogResource, query as ConventionQuery, jobIdEquals(params.id), {
+          label: "Job",
+          query: c.get("db").select({ id: jobs.id }).from(jobs).where(eq(jobs.id, params.id)),
+        }),
+      ),
   );
 }

@@ -4,11 +4,9 @@ import { eq } from "drizzle-orm";
 import { listResource } from "../../conventions/engine.ts";
 import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
 import { mountGet, mountList } from "../../conventions/routes.ts";
-import { batch } from "../../db/client.ts";
 import { products, variants } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { listOf } from "../../http/openapi-shared.ts";
-import { notFound } from "../../http/problem.ts";
 import { defineRoute } from "../../http/route.ts";
 import { variantResource } from "../variants/variants.resource.ts";
 import { VariantSchema } from "../variants/variants.schema.ts";
@@ -54,19 +52,22 @@ export function registerProducts(app: OpenAPIHono<AppEnv>) {
         },
       },
     },
-    async (c, { params, query }) => {
-      const [found] = await batch(c, [
-        c.get("db").select({ id: products.id }).from(products).where(eq(products.id, params.product_id)),
-      ]);
-      if (found.length === 0) throw notFound("Product");
-      return c.json(
+    async (c, { params, query }) =>
+      c.json(
         await listResource(
           c,
           variantResource,
           query as ConventionQuery,
           eq(variants.productId, params.product_id),
+          {
+            label: "Product",
+            query: c
+              .get("db")
+              .select({ id: products.id })
+              .from(products)
+              .where(eq(products.id, params.product_id)),
+          },
         ),
-      );
-    },
+      ),
   );
 }
