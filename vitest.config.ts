@@ -9,7 +9,14 @@ export default defineConfig(async () => {
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, ENVIRONMENT: "development" },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ENVIRONMENT: "development",
+            // Webhook retries come at once in tests (the delays are multiplied by this).
+            WEBHOOK_RETRY_SCALE: "0",
+            // Cases per route of the property-based fuzz suites (test/fuzz-*.test.ts); default 1,000.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+          },
         },
       }),
     ],

@@ -1,16 +1,27 @@
 import { app } from "./app.ts";
 import type { Bindings } from "./env.ts";
 import { processDeadLetter, processJobMessage } from "./jobs/consumer.ts";
+import { onJobFinalized } from "./jobs/finalize.ts";
 import { runRetention } from "./jobs/retention.ts";
 import type { JobMessage } from "./jobs/types.ts";
+import { processWebhookBatch } from "./webhooks/consumer.ts";
+import { enqueueJobWebhooks } from "./webhooks/enqueue.ts";
+import { WEBHOOKS_QUEUE_NAME, type WebhookMessage } from "./webhooks/types.ts";
 
 const RETRY_DELAY_SECONDS = 5;
+
+// A job reaching its final state enqueues one webhook delivery per matching subscription.
+onJobFinalized(enqueueJobWebhooks);
 
 export default {
   fetch: app.fetch,
 
-  /** Job chunks (batch size 1) and their dead letters; webhook deliveries join later. */
+  /** Webhook delivery attempts; job chunks (batch size 1) and their dead letters. */
   async queue(batch: MessageBatch<JobMessage>, env: Bindings) {
+    if (batch.queue === WEBHOOKS_QUEUE_NAME) {
+      await processWebhookBatch(batch as unknown as MessageBatch<WebhookMessage>, env);
+      return;
+    }
     const deadLetters = batch.queue.endsWith("-dlq");
     for (const message of batch.messages) {
       try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBrandRow, createCategoryRow, createSupplierRow } from "./factories.ts";
+import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
 
@@ -129,6 +129,8 @@ describe("products bulk upsert", () => {
     const errors = await jobLogs(jobId, "severity=ERROR");
     expect(errors).toHaveLength(1);
     expect(errors[0]?.code).toBe("INVALID_FIELD_VALUE");
+    expect(errors[0]?.identifiers).toEqual({ product: { internal_id: expect.any(String) } });
+    expect(errors[0]?.affected_fields).toEqual(["variants.0.sku"]);
   });
 
   it("refuses a second variant on a simple product and an invalid currency with INVALID_FIELD_VALUE", async () => {
@@ -149,6 +151,94 @@ describe("products bulk upsert", () => {
       ["INVALID_FIELD_VALUE", ["product_structure"]],
       ["INVALID_FIELD_VALUE", ["variants.0.prices.market_en.list_price.currency"]],
     ]);
+  });
+});
+
+describe("products bulk upsert: merges and priorities", () => {
+  it("updates only the offer price of an existing market of a nested variant", async () => {
+    const p = await createProduct({
+      variants: [{ prices: { market_es: { list: "20.00", offer: "18.00" } } }],
+    });
+    const vid = p.variantIds[0] as number;
+    const job = await waitForJob(
+      await submitBulk("/api/v1/products/bulk", {
+        products: [
+          {
+            id: p.id,
+            variants: [
+              { id: vid, prices: { market_es: { offer_price: { amount: "15", currency: "EUR" } } } },
+            ],
+          },
+        ],
+        options: { match_by: "id" },
+      }),
+    );
+    expect(job.status).toBe("done");
+    const variants = (await api(`/api/v1/products/${p.id}/variants?fields=prices`)).json.data;
+    expect(variants[0].prices.market_es).toMatchObject({
+      list_price: { amount: "20.00", currency: "EUR" },
+      offer_price: { amount: "15.00", currency: "EUR" },
+    });
+  });
+
+  it("two records for one existing product apply in order: the later sees the earlier's market and locale", async () => {
+    const p = await createProduct({ names: { "es-ES": "Base" }, variants: [{}] });
+    const vid = p.variantIds[0] as number;
+    const job = await waitForJob(
+      await submitBulk("/api/v1/products/bulk", {
+        products: [
+          {
+            id: p.id,
+            translations: { "fr-FR": { name: "Chemise" } },
+            variants: [{ id: vid, prices: { market_fr: { list_price: { amount: "30", currency: "EUR" } } } }],
+          },
+          {
+            id: p.id,
+            translations: { "fr-FR": { description: "Coton" } },
+            variants: [
+              { id: vid, prices: { market_fr: { offer_price: { amount: "25", currency: "EUR" } } } },
+            ],
+          },
+        ],
+        options: { match_by: "id" },
+      }),
+    );
+    expect(job.status).toBe("done");
+    const product = (
+      await api(`/api/v1/products/${p.id}?locales=fr-FR&fields=name,slug,description&includes=variants`)
+    ).json;
+    expect(product.translations["fr-FR"]).toMatchObject({
+      name: "Chemise",
+      slug: "chemise",
+      description: "Coton",
+    });
+    const variants = (await api(`/api/v1/products/${p.id}/variants?fields=prices&locales=fr-FR`)).json.data;
+    expect(variants[0].prices.market_fr).toMatchObject({
+      list_price: { amount: "30.00" },
+      offer_price: { amount: "25.00" },
+    });
+  });
+
+  it("NOT_FOUND (match_by id) outranks the record's field errors", async () => {
+    const jobId = await submitBulk("/api/v1/products/bulk", {
+      products: [{ id: 99999998, status: "gone" }],
+      options: { match_by: "id" },
+    });
+    await waitForJob(jobId);
+    const errors = await jobLogs(jobId, "severity=ERROR");
+    expect(errors).toEqual([
+      expect.objectContaining({ code: "NOT_FOUND", affected_fields: ["status", "id"] }),
+    ]);
+  });
+
+  it("a new product whose variants are invalid reports the invalid paths, not a missing variant", async () => {
+    const jobId = await submitBulk("/api/v1/products/bulk", {
+      products: [newProduct({ variants: [{ sku: 5 }] })],
+      options: { match_by: "internal_id" },
+    });
+    await waitForJob(jobId);
+    const [error] = await jobLogs(jobId, "severity=ERROR");
+    expect(error).toMatchObject({ code: "INVALID_FIELD_VALUE", affected_fields: ["variants.0.sku"] });
   });
 });
 

@@ -36,7 +36,8 @@ async function expectConsistent(jobId: string, job: JobView) {
     log_warning_count: count("WARNING"),
     log_error_count: count("ERROR"),
   });
-  expect(job.summary.succeeded_records + job.summary.failed_records).toBe(job.summary.processed_records);
+  const { succeeded_records = 0, failed_records = 0, processed_records } = job.summary;
+  expect(succeeded_records + failed_records).toBe(processed_records);
   expect(logs.at(-1)).toMatchObject({ severity: "INFO", code: null, identifiers: null });
   expect(logs.filter((l) => l.severity === "INFO")).toHaveLength(1);
   expect(logs.at(-1)?.message).toContain(`${job.summary.failed_records} failed`);
@@ -111,7 +112,12 @@ describe("variants bulk update: matching", () => {
 
   it("two variants with the same EAN are AMBIGUOUS_MATCH and neither changes", async () => {
     const ean = unique("DUPEAN");
-    const p = await createProduct({ variants: [{ ean, warehouseStock: 1 }, { ean, warehouseStock: 2 }] });
+    const p = await createProduct({
+      variants: [
+        { ean, warehouseStock: 1 },
+        { ean, warehouseStock: 2 },
+      ],
+    });
     const { jobId, job } = await runVariants("ean", [{ ean, warehouse_stock: 99 }]);
     expect(job.status).toBe("failed");
     expect(await jobLogs(jobId, "severity=ERROR")).toEqual([
@@ -208,6 +214,20 @@ describe("variants bulk update: fields", () => {
     );
   });
 
+  it("a value of the wrong type is INVALID_FIELD_VALUE, not MISSING_REQUIRED_FIELD", async () => {
+    const p = await createProduct();
+    const { jobId } = await runVariants("id", [{ id: p.variantIds[0], warehouse_stock: "5", status: null }]);
+    const [error] = await jobLogs(jobId, "severity=ERROR");
+    expect(error?.code).toBe("INVALID_FIELD_VALUE");
+    expect(error?.affected_fields?.sort()).toEqual(["status", "warehouse_stock"]);
+  });
+
+  it("NOT_FOUND outranks the field errors of the same record", async () => {
+    const { jobId } = await runVariants("id", [{ id: 987654322, warehouse_stock: -3 }]);
+    const [error] = await jobLogs(jobId, "severity=ERROR");
+    expect(error).toMatchObject({ code: "NOT_FOUND", affected_fields: ["warehouse_stock"] });
+  });
+
   it("translations merge per locale and a null locale removes it", async () => {
     const p = await createProduct({ variants: [{ names: { "es-ES": "Rojo", "en-GB": "Red" } }] });
     const vid = p.variantIds[0] as number;
@@ -239,9 +259,7 @@ describe("variants bulk update: market prices", () => {
       variants: [{ prices: { market_es: { list: "20.00", offer: "18.00" } } }],
     });
     const vid = p.variantIds[0] as number;
-    const { job } = await runVariants("id", [
-      { id: vid, prices: { market_es: { list_price: eur("25") } } },
-    ]);
+    const { job } = await runVariants("id", [{ id: vid, prices: { market_es: { list_price: eur("25") } } }]);
     expect(job.status).toBe("done");
     const price = (await variantOf(p.id, vid)).prices.market_es;
     expect(price.list_price).toEqual({ amount: "25.00", currency: "EUR" });
@@ -451,7 +469,9 @@ describe("variants bulk update: job outcome", () => {
   });
 
   it("a market removed by an earlier record needs list_price again in a later one", async () => {
-    const p = await createProduct({ variants: [{ prices: { market_es: { list: "10.00", offer: "9.00" } } }] });
+    const p = await createProduct({
+      variants: [{ prices: { market_es: { list: "10.00", offer: "9.00" } } }],
+    });
     const vid = p.variantIds[0] as number;
     const { jobId, job } = await runVariants("id", [
       { id: vid, prices: { market_es: null } },
@@ -465,7 +485,9 @@ describe("variants bulk update: job outcome", () => {
   });
 
   it("a market removed then re-created in one payload starts from the new values only", async () => {
-    const p = await createProduct({ variants: [{ prices: { market_es: { list: "10.00", offer: "9.00" } } }] });
+    const p = await createProduct({
+      variants: [{ prices: { market_es: { list: "10.00", offer: "9.00" } } }],
+    });
     const vid = p.variantIds[0] as number;
     const { job } = await runVariants("id", [
       { id: vid, prices: { market_es: null } },
@@ -475,6 +497,26 @@ describe("variants bulk update: job outcome", () => {
     const price = (await variantOf(p.id, vid)).prices.market_es;
     expect(price.list_price.amount).toBe("30.00");
     expect(price.offer_price).toBeNull();
+  });
+
+  it("a sku taken within the supplier (case-insensitively) is INVALID_FIELD_VALUE for that record only", async () => {
+    const supplierId = await createSupplierRow();
+    const sku = unique("Taken");
+    const p = await createProduct({ supplierId, variants: [{ sku }, {}] });
+    const [, b] = p.variantIds as [number, number];
+    const { jobId, job } = await runVariants("id", [
+      { id: b, sku: sku.toLowerCase() },
+      { id: p.variantIds[0], warehouse_stock: 8 },
+    ]);
+    expect(job.status).toBe("done_with_errors");
+    expect(await jobLogs(jobId, "severity=ERROR")).toEqual([
+      expect.objectContaining({
+        code: "INVALID_FIELD_VALUE",
+        identifiers: { variant: { id: b } },
+        affected_fields: ["sku"],
+      }),
+    ]);
+    expect((await variantOf(p.id, p.variantIds[0] as number)).warehouse_stock).toBe(8);
   });
 
   it("a taken internal_id is INVALID_FIELD_VALUE for that record only", async () => {

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 
@@ -18,7 +18,9 @@ const JPEG = Buffer.from("ffd8ffe000104a46494600010100000100010000ffd9", "hex");
 export default async function setup(project: TestProject) {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname.startsWith("/images/ok")) {
+    if (url.pathname.startsWith("/webhooks/")) {
+      webhookReceiver(req, res, url);
+    } else if (url.pathname.startsWith("/images/ok")) {
       res.writeHead(200, { "content-type": "image/png" }).end(PNG);
     } else if (url.pathname.startsWith("/images/html")) {
       res.writeHead(200, { "content-type": "text/html" }).end("<html></html>");
@@ -56,5 +58,62 @@ export default async function setup(project: TestProject) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   project.provide("fixtureOrigin", `http://127.0.0.1:${port}`);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections(); // the hanging webhook receiver never answers on its own
+    });
+}
+
+interface ReceivedDelivery {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Webhook deliveries received, by token (the last path segment); tests read them back over GET. */
+const received = new Map<string, ReceivedDelivery[]>();
+
+/**
+ * Webhook receivers: `POST /webhooks/<behaviour>/<token>` records the delivery under the token,
+ * then answers as the behaviour says; `GET /webhooks/received/<token>` returns what was recorded.
+ *   ok: 200 · flaky: 500 the first time, then 200 · failing: always 500 · hang: no answer for 30 s
+ *   huge: 200 with 4 MiB streamed (no Content-Length) · redirect-metadata: 302 to the metadata address
+ *   redirect-ok: 307 to the `ok` receiver under `<token>-redirected`
+ */
+function webhookReceiver(req: IncomingMessage, res: ServerResponse, url: URL) {
+  const [, , behaviour = "", token = ""] = url.pathname.split("/");
+  if (req.method === "GET" && behaviour === "received") {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(received.get(token) ?? []));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => {
+    const list = received.get(token) ?? [];
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
+    );
+    list.push({ path: url.pathname, headers, body: Buffer.concat(chunks).toString("utf8") });
+    received.set(token, list);
+    if (behaviour === "ok") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    } else if (behaviour === "flaky") {
+      res.writeHead(list.length === 1 ? 500 : 200).end(list.length === 1 ? "try again" : "ok");
+    } else if (behaviour === "failing") {
+      res.writeHead(500).end("still broken");
+    } else if (behaviour === "hang") {
+      setTimeout(() => res.writeHead(200).end("too late"), 30_000).unref();
+    } else if (behaviour === "huge") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      for (let i = 0; i < 64; i++) res.write(Buffer.alloc(64 * 1024, 120));
+      res.end();
+    } else if (behaviour === "redirect-metadata") {
+      res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    } else if (behaviour === "redirect-ok") {
+      res.writeHead(307, { location: `/webhooks/ok/${token}-redirected` }).end();
+    } else {
+      res.writeHead(404).end("unknown receiver");
+    }
+  });
 }

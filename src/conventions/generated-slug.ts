@@ -3,7 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import { countTrip } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { slugCandidates } from "./slug.ts";
+import { slugCandidateStems, slugCandidates } from "./slug.ts";
 
 /**
  * The first free slug among `base`, `base-2`, `base-3`, … for each requested base. The UNIQUE index
@@ -17,14 +17,15 @@ export async function freeSlugs(
 ): Promise<string[]> {
   if (bases.length === 0) return [];
   countTrip(c);
-  const patterns = bases.map((b) => `${b}-[0-9]*`);
+  const stems = [...new Set(bases.flatMap(slugCandidateStems))];
   const table = (column as unknown as { table: SQLiteTable }).table;
   const rows: { slug: unknown }[] = await c
     .get("db")
     .select({ slug: column })
     .from(table)
     .where(
-      sql`(${column} IN (SELECT value FROM json_each(${JSON.stringify(bases)})) OR EXISTS (SELECT 1 FROM json_each(${JSON.stringify(patterns)}) p WHERE ${column} GLOB p.value))${scope ? sql` AND ${scope}` : sql``}`,
+      // `<stem>-<digits>` by range and character set, not GLOB: D1 refuses patterns over 50 bytes.
+      sql`(${column} IN (SELECT value FROM json_each(${JSON.stringify(bases)})) OR EXISTS (SELECT 1 FROM json_each(${JSON.stringify(stems)}) p WHERE ${column} > p.value || '-' AND ${column} < p.value || '.' AND ltrim(substr(${column}, length(p.value) + 2), '0123456789') = ''))${scope ? sql` AND ${scope}` : sql``}`,
     );
   const taken = new Set(rows.map((r) => r.slug as string));
   const chosen = new Set<string>();

@@ -90,3 +90,18 @@ export function slugCandidates(base: string, count: number): string[] {
   }
   return out;
 }
+
+/**
+ * The stems of every candidate `slugCandidates(base, n)` can produce besides `base` itself: each
+ * candidate is `<stem>-<digits>`. A long base is cut to make room for its suffix (`-2` cuts 2
+ * characters, `-10` cuts 3), so looking only for `<base>-<digits>` would miss the shortened
+ * candidates and hand out a taken slug. (Match them without LIKE/GLOB: D1 refuses patterns over
+ * 50 bytes.)
+ */
+export function slugCandidateStems(base: string): string[] {
+  const out = new Set<string>();
+  for (let digits = 1; digits <= 9; digits++) {
+    out.add(base.slice(0, SLUG_MAX_LENGTH - digits - 1).replace(/-+$/g, ""));
+  }
+  return [...out];
+}

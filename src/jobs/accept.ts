@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { countTrip } from "../db/client.ts";
 import { jobs } from "../db/schema/index.ts";
@@ -40,7 +41,15 @@ export async function acceptBulkJob(
       apiKeyId: c.get("apiKey").id,
     });
   const message: JobMessage = { jobId, chunk: 0 };
-  await c.env.JOBS_QUEUE.send(message, { contentType: "json" });
+  try {
+    await c.env.JOBS_QUEUE.send(message, { contentType: "json" });
+  } catch (err) {
+    // Never leave a job `pending` that nothing will run: take it back and let the client retry.
+    countTrip(c);
+    await c.get("db").delete(jobs).where(eq(jobs.id, jobId));
+    await c.env.PAYLOADS.delete(chunks.map((_, i) => chunkKey(jobId, i)));
+    throw err;
+  }
   return c.json([{ job_id: jobId, status: "pending" as const }], 202, {
     Location: `${new URL(c.req.url).origin}/api/v1/jobs/${jobId}`,
   });

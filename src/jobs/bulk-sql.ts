@@ -7,6 +7,36 @@ import { type SQL, sql } from "drizzle-orm";
  */
 export type JsonRow = Record<string, unknown>;
 
+/**
+ * Largest JSON parameter one statement binds (UTF-8 bytes). D1 caps any string value at 1 MB
+ * (2 MB on newer limits); rows beyond this budget go to further statements of the same batch, so
+ * a chunk with long descriptions in many locales still fits. A single row is never split.
+ */
+export const MAX_JSON_PARAM_BYTES = 512 * 1024;
+
+const encoder = new TextEncoder();
+export const utf8Length = (text: string) => encoder.encode(text).length;
+
+/** Rows grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
+export function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  let bytes = 2;
+  for (const row of rows) {
+    const json = JSON.stringify(row);
+    const size = utf8Length(json) + 1;
+    if (current.length > 0 && bytes + size > maxBytes) {
+      out.push(`[${current.join(",")}]`);
+      current = [];
+      bytes = 2;
+    }
+    current.push(json);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(`[${current.join(",")}]`);
+  return out;
+}
+
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
 const field = (alias: string, column: string) => sql.raw(`json_extract(${alias}.value, '$.${column}')`);
 const present = (alias: string, column: string) => sql.raw(`json_type(${alias}.value, '$.${column}')`);
@@ -22,8 +52,7 @@ export function insertJson(
   columns: string[],
   rows: JsonRow[],
   opts: { skipExisting?: string[] } = {},
-): SQL | null {
-  if (rows.length === 0) return null;
+): SQL[] {
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
     columns.map((c) => field("j", c)),
@@ -35,7 +64,9 @@ export function insertJson(
         sql` AND `,
       )})`
     : sql``;
-  return sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) AS j${skip}`;
+  return jsonGroups(rows).map(
+    (json) => sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
+  );
 }
 
 /**
@@ -49,8 +80,8 @@ export function updateJson(
   columns: string[],
   rows: JsonRow[],
   extraSet: SQL[] = [],
-): SQL | null {
-  if (rows.length === 0 || (columns.length === 0 && extraSet.length === 0)) return null;
+): SQL[] {
+  if (columns.length === 0 && extraSet.length === 0) return [];
   const sets = [
     ...columns.map(
       (c) =>
@@ -62,28 +93,28 @@ export function updateJson(
     keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
     sql` AND `,
   );
-  return sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${JSON.stringify(rows)}) AS j WHERE ${match}`;
+  return jsonGroups(rows).map(
+    (json) =>
+      sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${json}) AS j WHERE ${match}`,
+  );
 }
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
 export function upsertJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
-  if (rows.length === 0) return [];
-  const out: SQL[] = [];
-  const update = updateJson(table, keys, columns, rows);
-  if (update) out.push(update);
-  const insert = insertJson(table, [...keys, ...columns], rows, { skipExisting: keys });
-  if (insert) out.push(insert);
-  return out;
+  return [
+    ...updateJson(table, keys, columns, rows),
+    ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
+  ];
 }
 
 /** Deletes the rows matching each row's `keys`. */
-export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL | null {
-  if (rows.length === 0) return null;
+export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
   const match = sql.join(
     keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
     sql` AND `,
   );
-  return sql`DELETE FROM ${ident(table)} WHERE EXISTS (SELECT 1 FROM json_each(${JSON.stringify(rows)}) AS j WHERE ${match})`;
+  return jsonGroups(rows).map(
+    (json) =>
+      sql`DELETE FROM ${ident(table)} WHERE EXISTS (SELECT 1 FROM json_each(${json}) AS j WHERE ${match})`,
+  );
 }
-
-export const compact = <T>(items: (T | null | undefined)[]): T[] => items.filter((i): i is T => i != null);

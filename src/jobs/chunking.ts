@@ -1,6 +1,7 @@
+import { utf8Length } from "./bulk-sql.ts";
 import type { ChunkRecord } from "./types.ts";
 
-/** At most 200 records and 1 MB of JSON per chunk: a chunk's batch stays far inside D1's and the Worker's limits. */
+/** At most 200 records and 1 MiB of JSON (UTF-8 bytes) per chunk: a chunk's batch stays far inside D1's and the Worker's limits. */
 export const CHUNK_MAX_RECORDS = 200;
 export const CHUNK_MAX_BYTES = 1024 * 1024;
 
@@ -13,7 +14,7 @@ export function splitIntoChunks(
   let current: ChunkRecord[] = [];
   let bytes = 0;
   records.forEach((data, index) => {
-    const size = JSON.stringify(data).length;
+    const size = utf8Length(JSON.stringify(data));
     if (current.length > 0 && (current.length >= maxRecords || bytes + size > maxBytes)) {
       chunks.push(current);
       current = [];

@@ -12,6 +12,14 @@ import type { ChunkRecord, JobMessage, JobRow, ProcessorContext, RecordOutcome }
 const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
+ * Records replayed one per batch in one invocation. Each costs its lookups and its batch (up to
+ * about 20 D1 queries for a product record), and one invocation may make at most 1,000 queries
+ * (Workers Paid): the rest of the chunk continues in a new message for the same chunk, and the
+ * ledger says where to resume.
+ */
+export const REPLAY_RECORDS_PER_INVOCATION = 25;
+
+/**
  * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
  * and the summary counters commit in one batch. A redelivered message finds the ledger row and only
  * moves on. Then the next chunk is enqueued, or the job is finalized after the last one.
@@ -26,14 +34,13 @@ export async function processJobMessage(env: Bindings, message: JobMessage): Pro
     if (records === null) {
       await failChunk(env, job, message.chunk, done, "The stored payload of this chunk could not be read.");
     } else {
-      await applyChunk(
-        env,
-        db,
-        job,
-        message.chunk,
-        records.filter((r) => !done.has(r.index)),
-        done.size > 0,
-      );
+      const pending = records.filter((r) => !done.has(r.index));
+      const complete = await applyChunk(env, db, job, message.chunk, pending, done.size > 0);
+      if (!complete) {
+        // The replay goes on in a fresh invocation (its own D1 query budget).
+        await env.JOBS_QUEUE.send(message, { contentType: "json" });
+        return;
+      }
     }
   }
   await advance(env, db, job, message.chunk);
@@ -75,6 +82,7 @@ const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
   today: new Date().toISOString().slice(0, 10),
 });
 
+/** Returns false when records of a replay are left for another invocation. */
 async function applyChunk(
   env: Bindings,
   db: Db,
@@ -82,33 +90,38 @@ async function applyChunk(
   chunk: number,
   records: ChunkRecord[],
   replaying: boolean,
-) {
+): Promise<boolean> {
   const processor = processorFor(job.type);
   const ctx = context(env, db, job);
   if (!replaying) {
     try {
       const plan = await processor.plan(ctx, records);
-      await rawBatch(env.DB, [...plan.statements, ...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes)]);
-      return;
+      await rawBatch(env.DB, [...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes), ...plan.statements]);
+      return true;
     } catch (err) {
-      if (isLedgerConflict(err)) return;
+      if (isLedgerConflict(err)) return true;
       // One bad record must not sink its neighbours: replay the chunk one record per batch.
     }
   }
-  for (const record of records) await applyOne(ctx, chunk, record);
-  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, [])).catch((err) => {
+  const thisRound = records.slice(0, REPLAY_RECORDS_PER_INVOCATION);
+  for (const record of thisRound) await applyOne(ctx, chunk, record);
+  if (thisRound.length < records.length) return false;
+  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, [], false)).catch((err) => {
     if (!isLedgerConflict(err)) throw err;
   });
+  return true;
 }
 
 async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
   const { env, job } = ctx;
   try {
     const plan = await processorFor(job.type).plan(ctx, [record]);
-    await rawBatch(env.DB, [...plan.statements, ...bookkeeping(job.id, chunk, record.index, plan.outcomes)]);
+    await rawBatch(env.DB, [...bookkeeping(job.id, chunk, record.index, plan.outcomes), ...plan.statements]);
   } catch (err) {
     if (isLedgerConflict(err)) return;
+    const processor = processorFor(job.type);
     const unique = /UNIQUE constraint failed/.test(describe(err));
+    const fields = unique ? (processor.conflictFields?.(job, describe(err), record.data) ?? []) : [];
     const outcome: RecordOutcome = {
       index: record.index,
       ok: false,
@@ -119,8 +132,8 @@ async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecor
           message: unique
             ? `The record conflicts with an existing one (${uniqueColumns(describe(err))} must be unique).`
             : "The record could not be applied because of an unexpected error.",
-          identifiers: { record: { index: record.index } },
-          affected_fields: null,
+          identifiers: processor.identify(job, record),
+          affected_fields: fields.length > 0 ? fields : null,
         },
       ],
     };
@@ -158,7 +171,7 @@ export async function failChunk(
       },
     ],
   }));
-  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes)).catch((err) => {
+  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false)).catch((err) => {
     if (!isLedgerConflict(err)) throw err;
   });
 }

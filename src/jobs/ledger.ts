@@ -6,11 +6,21 @@ export const WHOLE_CHUNK = -1;
 
 const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
-/** The ledger row of applied work; its primary key makes a second application fail the batch. */
-export const ledgerInsert = (jobId: string, chunk: number, part: number): SQL =>
-  sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${jobId}, ${chunk}, ${part})`;
+/**
+ * The ledger row of applied work, first in its batch: its primary key makes a second application
+ * fail the batch before any effect. An `exclusive` row also fails when the other kind of
+ * application of the chunk committed first (a whole-chunk row after replayed parts, a part after
+ * the whole chunk) by inserting the conflicting row again, so two deliveries of one chunk running
+ * at the same time never apply a record twice. The closing mark of a replay is not exclusive.
+ */
+export const ledgerInsert = (jobId: string, chunk: number, part: number, exclusive = true): SQL =>
+  exclusive
+    ? sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${jobId}, ${chunk}, COALESCE(
+        (SELECT part FROM job_chunks WHERE job_id = ${jobId} AND chunk_index = ${chunk}
+           AND (${part} = ${WHOLE_CHUNK} OR part = ${WHOLE_CHUNK}) LIMIT 1), ${part}))`
+    : sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${jobId}, ${chunk}, ${part})`;
 
-export function logInsert(jobId: string, entries: LogEntry[]): SQL | null {
+export function logInsert(jobId: string, entries: LogEntry[]): SQL[] {
   const at = nowIso();
   return insertJson(
     "job_logs",
@@ -42,17 +52,22 @@ export function countersUpdate(jobId: string, outcomes: RecordOutcome[]): SQL {
     WHERE id = ${jobId}`;
 }
 
-/** Ledger + logs + counters for a set of outcomes: appended to the batch that applies them. */
-export function bookkeeping(jobId: string, chunk: number, part: number, outcomes: RecordOutcome[]): SQL[] {
-  const items: (SQL | null)[] = [
-    ledgerInsert(jobId, chunk, part),
-    logInsert(
+/** Ledger + logs + counters for a set of outcomes: the ledger row goes first in the batch that applies them. */
+export function bookkeeping(
+  jobId: string,
+  chunk: number,
+  part: number,
+  outcomes: RecordOutcome[],
+  exclusive = true,
+): SQL[] {
+  return [
+    ledgerInsert(jobId, chunk, part, exclusive),
+    ...logInsert(
       jobId,
       outcomes.flatMap((o) => o.logs),
     ),
     countersUpdate(jobId, outcomes),
   ];
-  return items.filter((i): i is SQL => i !== null);
 }
 
 export const isLedgerConflict = (err: unknown) =>

@@ -66,7 +66,9 @@ export function identifiersOf(
     const sent: Record<string, unknown> = {};
     for (const f of fields) {
       const v = (record as Record<string, unknown>)[f];
-      if (v !== undefined && v !== null && (typeof v === "string" || typeof v === "number")) sent[f] = v;
+      if (typeof v === "number") sent[f] = v;
+      // A log entry echoes an identifier, never a megabyte someone sent in its place.
+      else if (typeof v === "string" && v !== "") sent[f] = v.slice(0, 255);
     }
     if (Object.keys(sent).length > 0) return { [entity]: sent };
   }

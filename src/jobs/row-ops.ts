@@ -76,7 +76,7 @@ export class RowOps {
         ops.mergeKeys = op.keys;
       }
     }
-    const out: (SQL | null)[] = [];
+    const out: SQL[] = [];
     const names = [...tables.keys()].sort((a, b) => TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b));
     for (const table of names) {
       const ops = tables.get(table) as TableOps;
@@ -85,8 +85,8 @@ export class RowOps {
         const k = keys.join(",");
         deletesByKeys.set(k, [...(deletesByKeys.get(k) ?? []), row]);
       }
-      for (const [keys, rows] of deletesByKeys) out.push(deleteJson(table, keys.split(","), rows));
-      out.push(insertJson(table, [...ops.insertColumns], ops.inserts));
+      for (const [keys, rows] of deletesByKeys) out.push(...deleteJson(table, keys.split(","), rows));
+      out.push(...insertJson(table, [...ops.insertColumns], ops.inserts));
       const merges = [...ops.merges.values()];
       if (merges.length > 0 && ops.mergeKeys) {
         const keys = ops.mergeKeys;
@@ -95,9 +95,9 @@ export class RowOps {
         );
         const rows = merges.map((m) => m.row);
         if (upsertTables.has(table)) out.push(...upsertJson(table, keys, columns, rows));
-        else out.push(updateJson(table, keys, columns, rows));
+        else out.push(...updateJson(table, keys, columns, rows));
       }
     }
-    return out.filter((s): s is SQL => s !== null);
+    return out;
   }
 }

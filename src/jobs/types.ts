@@ -63,4 +63,8 @@ export interface Plan {
  */
 export interface Processor {
   plan(ctx: ProcessorContext, records: ChunkRecord[]): Promise<Plan>;
+  /** The `identifiers` of a record's log entries (also when applying it failed on a constraint). */
+  identify(job: JobRow, record: ChunkRecord): Record<string, unknown>;
+  /** Payload paths behind a UNIQUE constraint the record violated (`constraint` is SQLite's text). */
+  conflictFields?(job: JobRow, constraint: string, data: unknown): string[];
 }

@@ -6,17 +6,11 @@ import type { RecordProblems } from "./record-errors.ts";
 /**
  * Record-level validation of bulk payloads with zod: a missing required field is
  * MISSING_REQUIRED_FIELD, anything else wrong (types, formats, unknown fields) INVALID_FIELD_VALUE.
- * Paths use dots and numeric indices.
+ * Paths use dots and numeric indices. (`reportInput`: zod 4 leaves `input` out of issues
+ * otherwise, and every wrong type would read as a missing field.)
  */
-export function validateRecord<T extends z.ZodType>(
-  schema: T,
-  data: unknown,
-  problems: RecordProblems,
-  prefix = "",
-): z.output<T> | null {
-  const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
+function addIssues(issues: z.core.$ZodIssue[], problems: RecordProblems, prefix: string) {
+  for (const issue of issues) {
     const base = [prefix, ...issue.path.map(String)].filter((p) => p !== "").join(".");
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys)
@@ -27,7 +21,41 @@ export function validateRecord<T extends z.ZodType>(
       problems.add("INVALID_FIELD_VALUE", base || null, issue.message);
     }
   }
-  return null;
+}
+
+/**
+ * Field-by-field validation of a record object (a strict object schema without object-level
+ * refinements): every offending path is recorded, and the valid fields are returned with the names
+ * of the invalid ones, so the record's other checks (matching, required fields) still run and its
+ * one ERROR entry carries the first code that applies with every offending path (DECISIONS 12).
+ */
+export function validateFields<T extends z.ZodObject>(
+  schema: T,
+  data: unknown,
+  problems: RecordProblems,
+): { value: Partial<z.output<T>>; invalid: Set<string> } {
+  const value: Record<string, unknown> = {};
+  const invalid = new Set<string>();
+  if (!data || typeof data !== "object" || Array.isArray(data)) {
+    problems.add("INVALID_FIELD_VALUE", null, "must be an object");
+    return { value: value as Partial<z.output<T>>, invalid };
+  }
+  const record = data as Record<string, unknown>;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  for (const key of Object.keys(record)) {
+    if (!Object.hasOwn(shape, key)) {
+      problems.add("INVALID_FIELD_VALUE", key, "unknown field");
+      invalid.add(key);
+    }
+  }
+  for (const [key, fieldSchema] of Object.entries(shape)) {
+    const result = fieldSchema.safeParse(record[key], { reportInput: true });
+    if (!result.success) {
+      addIssues(result.error.issues, problems, key);
+      invalid.add(key);
+    } else if (result.data !== undefined) value[key] = result.data;
+  }
+  return { value: value as Partial<z.output<T>>, invalid };
 }
 
 export const nonEmpty = (max: number) =>

@@ -11,6 +11,7 @@ import { registerProducts } from "./products/products.routes.ts";
 import { registerReviews } from "./reviews/reviews.routes.ts";
 import { registerStore } from "./store/store.routes.ts";
 import { registerSuppliers } from "./suppliers/suppliers.routes.ts";
+import { registerWebhooks } from "./webhooks/webhooks.routes.ts";
 
 /** Mounts every resource's routes on the app. */
 export function registerResources(app: OpenAPIHono<AppEnv>) {
@@ -25,4 +26,5 @@ export function registerResources(app: OpenAPIHono<AppEnv>) {
   registerOrders(app);
   registerJobs(app);
   registerBulkRoutes(app);
+  registerWebhooks(app);
 }

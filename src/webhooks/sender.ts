@@ -20,7 +20,7 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-/** Safe only for tests: the deployed sender always uses DELIVERY_TIMEOUT_MS. */
+/** Tests shorten the timeout; deliveries always use DELIVERY_TIMEOUT_MS. */
 export interface SendOptions {
   timeoutMs?: number;
 }

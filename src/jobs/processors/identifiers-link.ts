@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { isoNow } from "../../conventions/params.ts";
-import { failed, RecordProblems, succeeded } from "../record-errors.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
 import { RowOps } from "../row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
-import { nonEmpty, validateRecord } from "../validate.ts";
+import { nonEmpty, validateFields } from "../validate.ts";
 import { matchVariants, type VariantKey } from "./match-variants.ts";
 
 export const LinkIdentifiersItem = z
@@ -25,37 +25,42 @@ export const identifiersLink: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
     const now = isoNow();
     const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<number, z.output<typeof LinkIdentifiersItem>>();
+    const parsed = new Map<number, Partial<z.output<typeof LinkIdentifiersItem>>>();
     const byEan: VariantKey[] = [];
     const bySku: VariantKey[] = [];
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
-      const item = validateRecord(LinkIdentifiersItem, data, problems);
-      if (!item) continue;
-      const hasEan = item.ean !== undefined;
-      const hasSku = item.sku !== undefined || item.supplier_internal_id !== undefined;
+      const raw = (data ?? {}) as Record<string, unknown>;
+      const { value: item, invalid } = validateFields(LinkIdentifiersItem, data, problems);
+      const hasEan = raw.ean !== undefined;
+      const hasSku = raw.sku !== undefined || raw.supplier_internal_id !== undefined;
+      const before = problems.items.length;
       if (hasEan === hasSku) {
         problems.add(
           "INVALID_IDENTIFIER",
           hasEan ? "ean" : null,
           "use exactly one of `ean` or `sku` + `supplier_internal_id`",
         );
-      } else if (hasSku && (item.sku === undefined || item.supplier_internal_id === undefined)) {
+      } else if (hasSku && (raw.sku === undefined || raw.supplier_internal_id === undefined)) {
         problems.add(
           "INVALID_IDENTIFIER",
-          item.sku === undefined ? "sku" : "supplier_internal_id",
+          raw.sku === undefined ? "sku" : "supplier_internal_id",
           "is required with the other",
         );
+      } else {
+        for (const f of ["ean", "sku", "supplier_internal_id"]) {
+          if (invalid.has(f)) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+        }
       }
-      if (item.product_internal_id === undefined && item.variant_internal_id === undefined) {
+      if (raw.product_internal_id === undefined && raw.variant_internal_id === undefined) {
         problems.add(
           "INVALID_IDENTIFIER",
           null,
           "needs product_internal_id and/or variant_internal_id to assign",
         );
       }
-      if (!problems.empty) continue;
+      if (problems.items.length > before) continue;
       parsed.set(index, item);
       (hasEan ? byEan : bySku).push({
         index,
@@ -70,10 +75,11 @@ export const identifiersLink: Processor = {
     ]);
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
-    for (const { index, data } of records) {
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
       const item = parsed.get(index);
-      const identifiers = identifiersFor(data, index);
+      const identifiers = identifiersLink.identify(ctx.job, chunkRecord);
       const found = eanMatches.get(index) ?? skuMatches.get(index) ?? [];
       if (item && found.length === 0) problems.add("NOT_FOUND", null, "No variant matches this identifier");
       if (item && found.length > 1) {
@@ -83,11 +89,11 @@ export const identifiersLink: Processor = {
           `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
         );
       }
-      if (!item || !problems.empty) {
+      const variant = found[0];
+      if (!item || !variant || !problems.empty) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
-      const variant = found[0] as { id: number; product_id: number };
       if (item.variant_internal_id !== undefined) {
         ops.merge("variants", ["id"], {
           id: variant.id,
@@ -95,24 +101,23 @@ export const identifiersLink: Processor = {
           updated_at: now,
         });
       }
-      if (item.product_internal_id !== undefined) {
-        ops.merge("products", ["id"], {
-          id: variant.product_id,
-          internal_id: item.product_internal_id,
-          updated_at: now,
-        });
-      } else {
-        ops.merge("products", ["id"], { id: variant.product_id, updated_at: now });
-      }
+      ops.merge("products", ["id"], {
+        id: variant.product_id,
+        ...(item.product_internal_id !== undefined ? { internal_id: item.product_internal_id } : {}),
+        updated_at: now,
+      });
       outcomes.push(succeeded(index));
     }
     return { outcomes, statements: ops.statements(new Set()) };
   },
-};
 
-function identifiersFor(data: unknown, index: number): Record<string, unknown> {
-  const raw = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
-  const sent: Record<string, unknown> = {};
-  for (const f of ["ean", "sku", "supplier_internal_id"]) if (typeof raw[f] === "string") sent[f] = raw[f];
-  return Object.keys(sent).length > 0 ? { variant: sent } : { record: { index } };
-}
+  identify: (_job, { index, data }) =>
+    identifiersOf("variant", data, ["ean", "sku", "supplier_internal_id"], index),
+
+  conflictFields: (_job, constraint) =>
+    /variants\.internal_id/.test(constraint)
+      ? ["variant_internal_id"]
+      : /products\.internal_id/.test(constraint)
+        ? ["product_internal_id"]
+        : [],
+};

@@ -6,8 +6,8 @@ import { isoNow } from "../../conventions/params.ts";
 import { rawAll } from "../../db/raw.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
 import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
-import { amountString, nonEmpty, positiveInt, validateRecord } from "../validate.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
+import { amountString, nonEmpty, positiveInt, validateFields } from "../validate.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
@@ -47,32 +47,39 @@ const VARIANT_BY: Record<PriceMatchBy, VariantMatchBy> = {
 
 const KEYS = ["price_list_id", "variant_id"];
 
+const optionsOf = (job: JobRow) =>
+  job.params as {
+    options: { match_by: PriceMatchBy; mode: "upsert" | "delete" };
+    price_list_id: number;
+  };
+
 /** Fixed variant prices of one price list: `upsert` creates or merges entries, `delete` removes them. */
 export const priceListPrices: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
-    const { options, price_list_id: priceListId } = ctx.job.params as {
-      options: { match_by: PriceMatchBy; mode: "upsert" | "delete" };
-      price_list_id: number;
-    };
+    const { options, price_list_id: priceListId } = optionsOf(ctx.job);
     const fields = IDENTIFIER_FIELDS[options.match_by];
     const now = isoNow();
     const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<number, z.output<typeof PriceListPriceRecord>>();
+    const parsed = new Map<
+      number,
+      { record: Partial<z.output<typeof PriceListPriceRecord>>; invalid: Set<string> }
+    >();
     const keys: VariantKey[] = [];
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
       const raw = (data ?? {}) as Record<string, unknown>;
       const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
+      const { value: record, invalid } = validateFields(PriceListPriceRecord, data, problems);
       for (const f of missing)
         problems.add("INVALID_IDENTIFIER", f, `is required to match by ${options.match_by}`);
-      if (missing.length > 0) continue;
-      const record = validateRecord(PriceListPriceRecord, data, problems);
-      if (!record) continue;
+      const badKeys = fields.filter((f) => !missing.includes(f) && invalid.has(f));
+      for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+      if (missing.length > 0 || badKeys.length > 0) continue;
       if (record.price && record.price.currency_code !== SHOP_CURRENCY) {
         problems.add("INVALID_FIELD_VALUE", "price.currency_code", `must be ${SHOP_CURRENCY}`);
       }
-      parsed.set(index, record);
+      parsed.set(index, { record, invalid });
       keys.push({
         index,
         id: record.variant_id,
@@ -93,10 +100,11 @@ export const priceListPrices: Processor = {
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
-    for (const { index, data } of records) {
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
-      const identifiers = identifiersOf("variant", data, fields, index);
-      const record = parsed.get(index);
+      const identifiers = priceListPrices.identify(ctx.job, chunkRecord);
+      const { record, invalid } = parsed.get(index) ?? {};
       const found = matches.get(index) ?? [];
       if (record && found.length === 0)
         problems.add("NOT_FOUND", null, `No variant matches this ${options.match_by}`);
@@ -107,11 +115,18 @@ export const priceListPrices: Processor = {
           `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
         );
       }
-      if (!record || !problems.empty) {
+      if (!record || found.length !== 1) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
       const variantId = (found[0] as { id: number }).id;
+      if (options.mode === "upsert" && !priced.has(variantId) && !record.price && !invalid?.has("price")) {
+        problems.add("MISSING_REQUIRED_FIELD", "price", "is required to create a fixed price");
+      }
+      if (!problems.empty) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
       if (options.mode === "delete") {
         if (!priced.has(variantId)) {
           outcomes.push(
@@ -144,11 +159,6 @@ export const priceListPrices: Processor = {
       if (record.minimum_quantity !== undefined) row.min_quantity = record.minimum_quantity;
       if (record.quantity_multiple !== undefined) row.quantity_factor = record.quantity_multiple;
       if (!priced.has(variantId)) {
-        if (!record.price) {
-          problems.add("MISSING_REQUIRED_FIELD", "price", "is required to create a fixed price");
-          outcomes.push(failed(index, identifiers, problems));
-          continue;
-        }
         ops.insert("price_list_variant_prices", {
           min_quantity: 1,
           quantity_factor: 1,
@@ -163,4 +173,7 @@ export const priceListPrices: Processor = {
     }
     return { outcomes, statements: ops.statements(new Set()) };
   },
+
+  identify: (job, { index, data }) =>
+    identifiersOf("variant", data, IDENTIFIER_FIELDS[optionsOf(job).options.match_by], index),
 };

@@ -9,8 +9,8 @@ import {
   succeeded,
 } from "../record-errors.ts";
 import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
-import { validateRecord } from "../validate.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
+import { validateFields } from "../validate.ts";
 import { planVariantWrite } from "../variant-fields.ts";
 import { type ExistingProduct, type ExistingVariant, lookupProducts } from "./product-lookups.ts";
 import { type ProductRecord, ProductUpsertRecord } from "./product-record.ts";
@@ -69,23 +69,27 @@ class Allocator {
  */
 export const productsUpsert: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
-    const matchBy = (ctx.job.params.options as { match_by: "id" | "internal_id" }).match_by;
+    const matchBy = matchByOf(ctx.job);
     const now = isoNow();
     const problemsOf = new Map<number, RecordProblems>();
     const parsed = new Map<number, ProductRecord>();
+    const invalidOf = new Map<number, Set<string>>();
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
       const raw = (data ?? {}) as Record<string, unknown>;
+      const { value: record, invalid } = validateFields(ProductUpsertRecord, data, problems);
+      invalidOf.set(index, invalid);
       if (raw[matchBy] === undefined || raw[matchBy] === null || raw[matchBy] === "") {
         problems.add("INVALID_IDENTIFIER", matchBy, `is required to match by ${matchBy}`);
         continue;
       }
-      const record = validateRecord(ProductUpsertRecord, data, problems);
-      if (problems.items.some((p) => p.path === matchBy)) {
+      if (invalid.has(matchBy)) {
         problems.add("INVALID_IDENTIFIER", matchBy, "is not a valid identifier");
+        continue;
       }
-      if (record) parsed.set(index, record);
+      // Records with invalid fields are still matched, so NOT_FOUND outranks their field errors.
+      parsed.set(index, record);
     }
     const slugBases = [...parsed.values()].flatMap((r) =>
       Object.entries(r.translations ?? {}).flatMap(([locale, t]) => {
@@ -105,11 +109,12 @@ export const productsUpsert: Processor = {
     const ops = new RowOps();
     const supplierChanges: { product_id: number; supplier_id: number | null }[] = [];
     const outcomes: RecordOutcome[] = [];
-    for (const { index, data } of records) {
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
-      const identifiers = identifiersOf("product", data, [matchBy], index);
+      const identifiers = productsUpsert.identify(ctx.job, chunkRecord);
       const record = parsed.get(index);
-      if (!record || !problems.empty) {
+      if (!record) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
@@ -120,7 +125,16 @@ export const productsUpsert: Processor = {
         continue;
       }
       const recordOps = new RowOps();
-      const context = { record, problems, now, allocator, variants: found.variants, markets: found.markets };
+      const context = {
+        record,
+        problems,
+        invalid: invalidOf.get(index) ?? new Set<string>(),
+        now,
+        allocator,
+        variants: found.variants,
+        markets: found.markets,
+        marketChanges: [] as MarketChange[],
+      };
       checkReferences(record, found.references, problems);
       const productId = existing
         ? planUpdate(recordOps, existing, context, localesOf.get(existing.id) ?? new Set())
@@ -132,20 +146,67 @@ export const productsUpsert: Processor = {
       if (existing && record.supplier_id !== undefined && record.supplier_id !== existing.supplier_id) {
         supplierChanges.push({ product_id: existing.id, supplier_id: record.supplier_id });
       }
+      if (existing) seeOwnChanges(existing, record, localesOf, context);
       ops.absorb(recordOps);
       outcomes.push(succeeded(index));
     }
     const statements = ops.statements(UPSERT_TABLES);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
-    const copy = updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges);
-    if (copy) statements.push(copy);
+    statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
     return { outcomes, statements };
+  },
+
+  identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),
+
+  conflictFields: (_job, constraint, data) => {
+    const variants = (data as { variants?: unknown }).variants;
+    const nested = (field: string) =>
+      Array.isArray(variants)
+        ? variants.flatMap((v, i) =>
+            v && typeof v === "object" && field in v ? [`variants.${i}.${field}`] : [],
+          )
+        : [];
+    if (/products\.internal_id/.test(constraint)) return ["internal_id"];
+    if (/variants\.internal_id/.test(constraint)) return nested("internal_id");
+    if (/variants_supplier_sku|variants\.sku/.test(constraint)) return nested("sku");
+    return [];
   },
 };
 
+const matchByOf = (job: JobRow) => (job.params.options as { match_by: "id" | "internal_id" }).match_by;
+
+/** A later record of the same chunk sees what an earlier one did to a product it also updates. */
+function seeOwnChanges(
+  existing: ExistingProduct,
+  record: ProductRecord,
+  localesOf: Map<number, Set<string>>,
+  ctx: PlanContext,
+) {
+  if (record.supplier_id !== undefined) existing.supplier_id = record.supplier_id;
+  if (record.product_structure !== undefined) existing.product_structure = record.product_structure;
+  const locales = localesOf.get(existing.id) ?? new Set<string>();
+  for (const [locale, entry] of Object.entries(record.translations ?? {})) {
+    if (entry === null) locales.delete(locale);
+    else locales.add(locale);
+  }
+  localesOf.set(existing.id, locales);
+  for (const [variantId, market, priced] of ctx.marketChanges) {
+    const markets = ctx.markets.get(variantId) ?? new Set<string>();
+    if (priced) markets.add(market);
+    else markets.delete(market);
+    ctx.markets.set(variantId, markets);
+  }
+}
+
+type MarketChange = [variantId: number, market: string, priced: boolean];
+
 interface PlanContext {
+  /** Markets priced or removed by this record's updates of existing variants. */
+  marketChanges: MarketChange[];
   record: ProductRecord;
   problems: Problems;
+  /** Fields sent with an invalid value (already reported): their required-field checks are skipped. */
+  invalid: Set<string>;
   now: string;
   allocator: Allocator;
   variants: ExistingVariant[];
@@ -175,16 +236,16 @@ function productRow(record: ProductRecord) {
 }
 
 function planCreate(ops: RowOps, ctx: PlanContext): number | null {
-  const { record, problems, now, allocator } = ctx;
+  const { record, problems, invalid, now, allocator } = ctx;
   const names = Object.values(record.translations ?? {}).filter((t) => t?.name);
-  if (names.length === 0)
+  if (names.length === 0 && !invalid.has("translations"))
     problems.add(
       "MISSING_REQUIRED_FIELD",
       "translations",
       "a new product needs a name in at least one locale",
     );
   const variants = record.variants ?? [];
-  if (variants.length === 0)
+  if (variants.length === 0 && !invalid.has("variants"))
     problems.add("MISSING_REQUIRED_FIELD", "variants", "a new product needs at least one variant");
   variants.forEach((v, i) => {
     if (v.id !== undefined)
@@ -329,6 +390,8 @@ function planNestedVariants(
       }
     }
     if (target) {
+      for (const [market, price] of Object.entries(write.prices ?? {}))
+        ctx.marketChanges.push([target.id, market, price !== null]);
       planVariantWrite(ops, {
         variantId: target.id,
         write,

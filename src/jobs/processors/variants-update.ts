@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { isoNow } from "../../conventions/params.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
 import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
-import { validateRecord } from "../validate.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
+import { validateFields } from "../validate.ts";
 import { planVariantWrite, variantWriteShape } from "../variant-fields.ts";
 import { existingMarkets, matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
 
@@ -29,32 +29,27 @@ const IDENTIFIER_FIELDS: Record<VariantMatchBy, string[]> = {
 
 const UPSERT_TABLES = new Set(["variant_translations", "variant_prices"]);
 
+const matchByOf = (job: JobRow) => (job.params.options as { match_by: VariantMatchBy }).match_by;
+
 /** Variants bulk update: updates existing variants only; unmatched is NOT_FOUND, several matches AMBIGUOUS_MATCH. */
 export const variantsUpdate: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
-    const by = (ctx.job.params.options as { match_by: VariantMatchBy }).match_by;
+    const by = matchByOf(ctx.job);
     const fields = IDENTIFIER_FIELDS[by];
     const now = isoNow();
     const keys: VariantKey[] = [];
     const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<number, z.output<typeof VariantUpdateRecord>>();
+    const parsed = new Map<number, Partial<z.output<typeof VariantUpdateRecord>>>();
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
       const raw = (data ?? {}) as Record<string, unknown>;
       const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
-      if (missing.length > 0) {
-        for (const f of missing) problems.add("INVALID_IDENTIFIER", f, `is required to match by ${by}`);
-        continue;
-      }
-      const record = validateRecord(VariantUpdateRecord, data, problems);
-      if (!record) {
-        for (const f of fields) {
-          if (problems.items.some((p) => p.path === f))
-            problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
-        }
-        continue;
-      }
+      const { value: record, invalid } = validateFields(VariantUpdateRecord, data, problems);
+      for (const f of missing) problems.add("INVALID_IDENTIFIER", f, `is required to match by ${by}`);
+      const badKeys = fields.filter((f) => !missing.includes(f) && invalid.has(f));
+      for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+      if (missing.length > 0 || badKeys.length > 0) continue;
       parsed.set(index, record);
       keys.push({ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) });
     }
@@ -67,9 +62,10 @@ export const variantsUpdate: Processor = {
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
     const touchedProducts = new Set<number>();
-    for (const { index, data } of records) {
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
-      const identifiers = identifiersOf("variant", data, fields, index);
+      const identifiers = variantsUpdate.identify(ctx.job, chunkRecord);
       const record = parsed.get(index);
       const found = matches.get(index) ?? [];
       if (record && found.length === 0) problems.add("NOT_FOUND", null, `No variant matches this ${by}`);
@@ -80,14 +76,14 @@ export const variantsUpdate: Processor = {
           `${found.length} variants match this ${by}: ${found.map((v) => v.id).join(", ")}`,
         );
       }
-      if (!record || !problems.empty) {
+      const variant = found[0];
+      if (!record || !variant || found.length > 1) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
-      const variant = found[0] as { id: number; product_id: number };
       const { id: _id, supplier_internal_id: _s, ...write } = record;
       const recordOps = new RowOps();
-      const ok = planVariantWrite(recordOps, {
+      planVariantWrite(recordOps, {
         variantId: variant.id,
         write: by === "sku_supplier" ? { ...write, sku: undefined } : write,
         markets: markets.get(variant.id) ?? new Set(),
@@ -95,7 +91,7 @@ export const variantsUpdate: Processor = {
         path: "",
         now,
       });
-      if (!ok) {
+      if (!problems.empty) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
@@ -119,4 +115,14 @@ export const variantsUpdate: Processor = {
     }
     return { outcomes, statements };
   },
+
+  identify: (job, { index, data }) =>
+    identifiersOf("variant", data, IDENTIFIER_FIELDS[matchByOf(job)], index),
+
+  conflictFields: (_job, constraint) =>
+    /variants\.internal_id/.test(constraint)
+      ? ["internal_id"]
+      : /variants_supplier_sku|variants\.sku/.test(constraint)
+        ? ["sku"]
+        : [],
 };

@@ -1,0 +1,52 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env.ts";
+import { WEBHOOK_EVENTS } from "../../webhooks/types.ts";
+import { WebhookEventHeadersSchema, WebhookEventSchema } from "./webhooks.schema.ts";
+
+const WHEN: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+  "job.done": "a job finished with every record succeeded",
+  "job.done_with_errors": "a job finished with some records failed",
+  "job.failed": "a job finished with no record succeeded (or its payload could not be read)",
+};
+
+/** The outgoing deliveries, documented under the document's top-level `webhooks`. */
+export function registerWebhookEvents(app: OpenAPIHono<AppEnv>) {
+  for (const event of WEBHOOK_EVENTS) {
+    app.openAPIRegistry.registerWebhook({
+      method: "post",
+      // Kebab-case keys like the paths (`job-done-with-errors`); `type` in the body is the event name.
+      path: event.replace(/[._]/g, "-"),
+      operationId: `webhookEvent_${event.replace(".", "_")}`,
+      summary: `\`${event}\`: ${WHEN[event]}`,
+      description: [
+        `Sent to every active subscription to \`${event}\` when ${WHEN[event]}.`,
+        "Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret before trusting the body, and reject stale timestamps.",
+        "Answer 2xx within 10 seconds. Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.",
+      ].join("\n\n"),
+      tags: ["Webhooks"],
+      security: [],
+      request: {
+        headers: WebhookEventHeadersSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: WebhookEventSchema } },
+        },
+      },
+      responses: {
+        200: { description: "Any 2xx acknowledges the delivery; the body is ignored." },
+        "4XX": {
+          description:
+            "Any other answer (4xx, 5xx, 3xx, or none within 10 s) fails the attempt, which is retried; its body is ignored.",
+          content: {
+            "application/problem+json": {
+              schema: z
+                .object({ type: z.string().optional(), title: z.string().optional() })
+                .passthrough()
+                .openapi({ description: "Whatever the receiver answers (problem JSON or not); ignored." }),
+            },
+          },
+        },
+      },
+    });
+  }
+}

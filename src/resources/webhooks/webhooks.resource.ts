@@ -1,0 +1,74 @@
+import { eq } from "drizzle-orm";
+import { jsonIn } from "../../conventions/engine.ts";
+import { enumItem, listParam } from "../../conventions/params.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
+
+type WebhookRow = typeof webhooks.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** A subscription; its `secret` is stored to sign deliveries and never rendered. */
+export const webhookResource = defineResource<WebhookRow>({
+  name: "webhooks",
+  label: "Webhook",
+  table: webhooks,
+  idColumn: webhooks.id,
+  localized: false,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    url: { kind: "default", render: (r) => r.url },
+    events: { kind: "default", render: (r) => r.events },
+    description: { kind: "default", render: (r) => r.description },
+    status: { kind: "default", render: (r) => r.status },
+    disabled_at: { kind: "default", render: (r) => r.disabledAt },
+    created_at: { kind: "default", render: (r) => r.createdAt },
+    updated_at: { kind: "default", render: (r) => r.updatedAt },
+  },
+  sorts: { id: { column: webhooks.id } },
+  defaultSort: "id_asc",
+});
+
+/** One attempt of one delivery, newest first by default. */
+export const webhookDeliveryResource = defineResource<DeliveryRow>({
+  name: "webhook_deliveries",
+  label: "Webhook delivery",
+  table: webhookDeliveries,
+  idColumn: webhookDeliveries.id,
+  localized: false,
+  fields: {
+    id: { kind: "fixed", render: (r) => r.id },
+    event_type: { kind: "default", render: (r) => r.eventType },
+    job_id: { kind: "default", render: (r) => r.jobId },
+    attempt: { kind: "default", render: (r) => r.attempt },
+    status: { kind: "default", render: (r) => r.status },
+    response_status: { kind: "default", render: (r) => r.responseStatus },
+    error: { kind: "default", render: (r) => r.error },
+    duration_ms: { kind: "default", render: (r) => r.durationMs },
+    created_at: { kind: "default", render: (r) => r.createdAt },
+    next_retry_at: { kind: "default", render: (r) => r.nextRetryAt },
+  },
+  filters: {
+    status: {
+      schema: listParam(enumItem(["pending", "succeeded", "failed"] as const), {
+        itemType: "string",
+        max: 3,
+        description: "Attempt statuses.",
+      }),
+      where: (v: string[]) => jsonIn(webhookDeliveries.status, v),
+    },
+    job_ids: {
+      schema: listParam(
+        (raw) =>
+          /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(raw)
+            ? { ok: true, value: raw.toLowerCase() }
+            : { ok: false, message: "is not a UUID" },
+        { itemType: "string", max: 200, description: "Job ids." },
+      ),
+      where: (v: string[]) => jsonIn(webhookDeliveries.jobId, v),
+    },
+  },
+  sorts: { created_at: { column: webhookDeliveries.createdAt } },
+  defaultSort: "created_at_desc",
+});
+
+export const deliveriesOf = (webhookId: number) => eq(webhookDeliveries.webhookId, webhookId);

@@ -1,0 +1,205 @@
+import { z } from "@hono/zod-openapi";
+import { checkOutboundUrl } from "../../http/outbound-guard.ts";
+import { WEBHOOK_EVENTS } from "../../webhooks/types.ts";
+import { JobSchema } from "../jobs/jobs.schema.ts";
+
+const EVENTS_DESCRIPTION =
+  "Events to deliver: `job.done` (every record succeeded), `job.done_with_errors` (some failed), `job.failed` (none succeeded).";
+
+export const WebhookSchema = z
+  .object({
+    id: z.number().int(),
+    url: z.string().optional().openapi({ description: "Where deliveries are POSTed." }),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).optional().openapi({ description: EVENTS_DESCRIPTION }),
+    description: z.string().nullable().optional(),
+    status: z.enum(["active", "disabled"]).optional().openapi({
+      description:
+        "`disabled` subscriptions receive nothing; a subscription whose deliveries keep failing for 3 days is disabled automatically (PATCH `status: active` re-enables it).",
+    }),
+    disabled_at: z.string().nullable().optional(),
+    created_at: z.string().optional(),
+    updated_at: z.string().optional(),
+  })
+  .openapi("Webhook", {
+    description: "A subscription to job events. The signing secret is never shown here.",
+    example: {
+      id: 1,
+      url: "https://erp.example.com/hooks/storefront",
+      events: ["job.done", "job.done_with_errors", "job.failed"],
+      description: "ERP import monitor",
+      status: "active",
+      disabled_at: null,
+      created_at: "2026-11-22T05:10:32Z",
+      updated_at: "2026-11-22T05:10:32Z",
+    },
+  });
+
+const secret = z.string().openapi({
+  description:
+    "The signing secret (`whsec_` + base64 of 32 bytes). Shown only in this answer: store it now. Receivers verify `webhook-signature` with it.",
+  example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ssYQSBaHOc=",
+});
+
+export const WebhookWithSecretSchema = WebhookSchema.extend({ secret }).openapi("WebhookWithSecret", {
+  description: "A subscription with its signing secret, shown once (creation and secret rotation).",
+  example: {
+    id: 1,
+    url: "https://erp.example.com/hooks/storefront",
+    events: ["job.done", "job.done_with_errors", "job.failed"],
+    description: "ERP import monitor",
+    status: "active",
+    disabled_at: null,
+    created_at: "2026-11-22T05:10:32Z",
+    updated_at: "2026-11-22T05:10:32Z",
+    secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ssYQSBaHOc=",
+  },
+});
+
+/**
+ * The URL rules that hold in every environment (DECISIONS 11.14), checked with the rest of the body
+ * so that one 400 lists every problem. Loopback over plain http is allowed only in development:
+ * the route checks that part against the running environment.
+ */
+const webhookUrl = z
+  .string()
+  .max(2048, "must be at most 2048 characters")
+  .superRefine((value, ctx) => {
+    const production = checkOutboundUrl(value, { ENVIRONMENT: "production" });
+    const development = checkOutboundUrl(value, { ENVIRONMENT: "development" });
+    if (!production.ok && !development.ok) ctx.addIssue({ code: "custom", message: production.message });
+  })
+  .openapi({
+    description:
+      "An `https` URL (plain `http` only to loopback hosts in local development). Private, link-local, loopback and metadata addresses and URLs with credentials are refused.",
+    example: "https://erp.example.com/hooks/storefront",
+  });
+
+const events = z
+  .array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` }))
+  .min(1, "must name at least one event")
+  .refine((list) => new Set(list).size === list.length, "must not repeat an event")
+  .openapi({ description: EVENTS_DESCRIPTION });
+
+const description = z.string().max(1000, "must be at most 1000 characters").nullable();
+
+export const WebhookCreateSchema = z
+  .object({ url: webhookUrl, events, description: description.optional() })
+  .strict()
+  .openapi("WebhookCreate", {
+    example: {
+      url: "https://erp.example.com/hooks/storefront",
+      events: ["job.done", "job.done_with_errors", "job.failed"],
+      description: "ERP import monitor",
+    },
+  });
+
+export const WebhookUpdateSchema = z
+  .object({
+    url: webhookUrl.optional(),
+    events: events
+      .optional()
+      .openapi({ description: `${EVENTS_DESCRIPTION} Replaces the list; \`[]\` is 400.` }),
+    description: description.optional(),
+    status: z.enum(["active", "disabled"], { message: "must be active or disabled" }).optional().openapi({
+      description:
+        "`active` re-enables a disabled subscription (and forgets its failing streak); `disabled` pauses it.",
+    }),
+    rotate_secret: z.boolean().optional().openapi({
+      description:
+        "`true` replaces the signing secret at once; the answer then carries the new `secret`, shown only there.",
+    }),
+  })
+  .strict()
+  .openapi("WebhookUpdate", { example: { events: ["job.failed"], rotate_secret: true } });
+
+export type WebhookCreate = z.infer<typeof WebhookCreateSchema>;
+export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
+
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.number().int(),
+    event_type: z.enum(WEBHOOK_EVENTS).optional(),
+    job_id: z.string().uuid().optional(),
+    attempt: z.number().int().min(1).optional().openapi({ description: "1 for the first attempt." }),
+    status: z.enum(["pending", "succeeded", "failed"]).optional().openapi({
+      description:
+        "`succeeded`: the receiver answered 2xx. `pending`: this attempt failed and another is scheduled at `next_retry_at`. `failed`: this attempt failed and it was the last one.",
+    }),
+    response_status: z.number().int().nullable().optional().openapi({
+      description: "The receiver's HTTP status; null when no answer arrived (see `error`).",
+    }),
+    error: z.string().nullable().optional().openapi({
+      description: "Why the attempt failed without an answer (timeout, refused URL, redirect), else null.",
+    }),
+    duration_ms: z.number().int().nullable().optional(),
+    created_at: z.string().optional().openapi({ description: "When the attempt was made." }),
+    next_retry_at: z.string().nullable().optional(),
+  })
+  .openapi("WebhookDelivery", {
+    description: "One delivery attempt. Kept 30 days.",
+    example: {
+      id: 12,
+      event_type: "job.done",
+      job_id: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c",
+      attempt: 1,
+      status: "pending",
+      response_status: 503,
+      error: null,
+      duration_ms: 184,
+      created_at: "2026-11-22T05:10:33Z",
+      next_retry_at: "2026-11-22T05:11:03Z",
+    },
+  });
+
+const exampleJob = {
+  id: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c",
+  type: "products_bulk_upsert",
+  status: "done",
+  created_at: "2026-11-22T05:10:30Z",
+  started_at: "2026-11-22T05:10:30Z",
+  finished_at: "2026-11-22T05:10:32Z",
+  summary: {
+    total_records: 2,
+    processed_records: 2,
+    succeeded_records: 2,
+    failed_records: 0,
+    log_info_count: 1,
+    log_warning_count: 0,
+    log_error_count: 0,
+  },
+};
+
+/** The body POSTed to a subscription's URL. */
+export const WebhookEventSchema = z
+  .object({
+    type: z.enum(WEBHOOK_EVENTS).openapi({ description: "The event: `job.<final status>`." }),
+    timestamp: z.string().openapi({
+      description:
+        "When this attempt was signed, ISO 8601 with `Z`: the same instant as `webhook-timestamp`.",
+      example: "2026-11-22T05:10:33Z",
+    }),
+    data: z.object({
+      job: JobSchema.openapi({ description: "The job in its default representation, as `GET /jobs/{id}`." }),
+    }),
+  })
+  .openapi("WebhookEvent", {
+    example: { type: "job.done", timestamp: "2026-11-22T05:10:33Z", data: { job: exampleJob } },
+  });
+
+export const WebhookEventHeadersSchema = z.object({
+  "webhook-id": z.string().openapi({
+    description: "Message id, the same on every retry of one event: deduplicate on it.",
+    example: "msg_2b1f4e0c9a7d4f6e8c3b5a1d0e9f8a7b",
+  }),
+  "webhook-timestamp": z.string().openapi({
+    description:
+      "Unix seconds when this attempt was signed; reject values far from your clock (e.g. 5 minutes).",
+    example: "1795324233",
+  }),
+  "webhook-signature": z.string().openapi({
+    description:
+      "`v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_` (Standard Webhooks).",
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  }),
+  "content-type": z.literal("application/json"),
+});

@@ -1,0 +1,137 @@
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index.ts";
+import { chunkKey, jobPayloadPrefix } from "../src/jobs/chunking.ts";
+import { runRetention } from "../src/jobs/retention.ts";
+
+const DAY = 86_400_000;
+const NOW = Date.parse("2026-11-20T12:00:00Z");
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** A finished job as the pipeline leaves it: row, ledger, logs and its chunk objects in R2. */
+async function insertJob(status: string, ageDays: number) {
+  const id = crypto.randomUUID();
+  const createdAt = iso(NOW - ageDays * DAY);
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO jobs (id, type, status, params, payload_key, chunk_count, total_records, created_at)
+       VALUES (?, 'variants_bulk_update', ?, '{}', ?, 2, 2, ?)`,
+    ).bind(id, status, jobPayloadPrefix(id), createdAt),
+    env.DB.prepare("INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (?, 0, -1), (?, 1, -1)").bind(
+      id,
+      id,
+    ),
+    env.DB.prepare(
+      `INSERT INTO job_logs (job_id, created_at, severity, code, message)
+       VALUES (?, ?, 'ERROR', 'NOT_FOUND', 'x'), (?, ?, 'INFO', NULL, 'summary')`,
+    ).bind(id, createdAt, id, createdAt),
+  ]);
+  await env.PAYLOADS.put(chunkKey(id, 0), "[]");
+  await env.PAYLOADS.put(chunkKey(id, 1), "[]");
+  return id;
+}
+
+async function remains(id: string) {
+  const count = async (table: string, column: string) =>
+    (
+      await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`)
+        .bind(id)
+        .first<{ n: number }>()
+    )?.n ?? 0;
+  const objects = (await env.PAYLOADS.list({ prefix: jobPayloadPrefix(id) })).objects.length;
+  return {
+    job: await count("jobs", "id"),
+    logs: await count("job_logs", "job_id"),
+    ledger: await count("job_chunks", "job_id"),
+    objects,
+  };
+}
+
+const GONE = { job: 0, logs: 0, ledger: 0, objects: 0 };
+const KEPT = { job: 1, logs: 2, ledger: 2, objects: 2 };
+
+async function runCron(scheduledTime: number) {
+  const ctx = createExecutionContext();
+  const scheduled = worker.scheduled as (
+    c: ScheduledController,
+    e: typeof env,
+    x: ExecutionContext,
+  ) => Promise<void>;
+  await scheduled(createScheduledController({ scheduledTime, cron: "0 * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+describe("retention (hourly cron)", () => {
+  it("deletes done jobs older than 5 days with their logs, ledger rows and payload objects", async () => {
+    const old = await insertJob("done", 5.1);
+    const young = await insertJob("done", 4.9);
+    await runCron(NOW);
+    expect(await remains(old)).toEqual(GONE);
+    expect(await remains(young)).toEqual(KEPT);
+  });
+
+  it("keeps failed and done_with_errors jobs until 30 days", async () => {
+    const failed10 = await insertJob("failed", 10);
+    const errors10 = await insertJob("done_with_errors", 10);
+    const failed31 = await insertJob("failed", 31);
+    const errors31 = await insertJob("done_with_errors", 31);
+    await runRetention(env, NOW);
+    expect(await remains(failed10)).toEqual(KEPT);
+    expect(await remains(errors10)).toEqual(KEPT);
+    expect(await remains(failed31)).toEqual(GONE);
+    expect(await remains(errors31)).toEqual(GONE);
+  });
+
+  it("never deletes jobs that are still pending or running", async () => {
+    const pending = await insertJob("pending", 40);
+    const running = await insertJob("running", 40);
+    await runRetention(env, NOW);
+    expect((await remains(pending)).job).toBe(1);
+    expect((await remains(running)).job).toBe(1);
+  });
+
+  it("is safe to run twice (and after an interrupted run)", async () => {
+    const old = await insertJob("done", 6);
+    // An interrupted run: the payload went, the rows stayed.
+    await env.PAYLOADS.delete([chunkKey(old, 0)]);
+    await runRetention(env, NOW);
+    await runRetention(env, NOW);
+    expect(await remains(old)).toEqual(GONE);
+  });
+
+  it("deletes more expired jobs than one batch holds", async () => {
+    const prefix = "00000000-0000-4000-8000-";
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 450)
+       INSERT INTO jobs (id, type, status, params, chunk_count, total_records, created_at)
+       SELECT ? || printf('%012d', i), 'identifiers_link', 'done', '{}', 1, 1, ? FROM n`,
+    )
+      .bind(prefix, iso(NOW - 7 * DAY))
+      .run();
+    const { jobs } = await runRetention(env, NOW);
+    expect(jobs).toBeGreaterThanOrEqual(450);
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs WHERE id LIKE ?")
+      .bind(`${prefix}%`)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+
+  it("purges expired idempotency keys and keeps live ones", async () => {
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO idempotency_keys (api_key_id, key, fingerprint, state, created_at, expires_at)
+         VALUES (1, 'expired-key', 'f', 'done', ?, ?), (1, 'live-key', 'f', 'done', ?, ?)`,
+      ).bind(iso(NOW - 2 * DAY), iso(NOW - DAY), iso(NOW), iso(NOW + DAY)),
+    ]);
+    await runCron(NOW);
+    const keys = await env.DB.prepare(
+      "SELECT key FROM idempotency_keys WHERE key IN ('expired-key', 'live-key')",
+    ).all<{ key: string }>();
+    expect(keys.results.map((k) => k.key)).toEqual(["live-key"]);
+  });
+});
