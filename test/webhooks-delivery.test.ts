@@ -111,7 +111,7 @@ describe("webhook delivery, end to end through the real queues", () => {
     const [delivery] = await waitForDeliveries(token, 1);
     if (!delivery) throw new Error("no delivery");
     expect(delivery.headers["content-type"]).toBe("application/json");
-    expect(delivery.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(delivery.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}_\d+$/);
     const verified = new Webhook(secret).verify(delivery.body, delivery.headers) as Record<string, any>;
     const body = JSON.parse(delivery.body);
     expect(verified).toEqual(body);

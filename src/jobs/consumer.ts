@@ -4,7 +4,7 @@ import { rawBatch } from "../db/raw.ts";
 import { jobChunks, jobs } from "../db/schema/index.ts";
 import type { Bindings, Db } from "../env.ts";
 import { chunkKey } from "./chunking.ts";
-import { finalizeJob } from "./finalize.ts";
+import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
 import { bookkeeping, describe, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import { processorFor } from "./processors/index.ts";
 import type { ChunkRecord, JobMessage, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
@@ -28,6 +28,11 @@ export async function processJobMessage(env: Bindings, message: JobMessage): Pro
   const db = createDb(env.DB);
   const job = await loadRunningJob(db, message.jobId);
   if (!job) return;
+  if (job.status !== "running") {
+    // A retried last message of a job already final: its hooks may have failed, run them again.
+    if (message.chunk === job.chunkCount - 1) await runFinalizedHooks(env, job);
+    return;
+  }
   const done = await appliedParts(db, job.id, message.chunk);
   if (!done.has(WHOLE_CHUNK)) {
     const records = await readChunk(env, job.id, message.chunk);
@@ -46,14 +51,14 @@ export async function processJobMessage(env: Bindings, message: JobMessage): Pro
   await advance(env, db, job, message.chunk);
 }
 
-/** The job, moved from `pending` to `running` on its first message; null once it is final or gone. */
+/** The job, moved from `pending` to `running` on its first message; null when it is gone. */
 async function loadRunningJob(db: Db, jobId: string): Promise<JobRow | null> {
   await db
     .update(jobs)
     .set({ status: "running", startedAt: nowIso() })
     .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending")));
   const job = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId) });
-  return job && job.status === "running" ? job : null;
+  return job ?? null;
 }
 
 async function appliedParts(db: Db, jobId: string, chunk: number) {

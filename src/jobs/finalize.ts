@@ -7,13 +7,21 @@ export type FinalizedHook = (env: Bindings, job: JobRow) => Promise<void>;
 
 const hooks: FinalizedHook[] = [];
 
-/** Lets later stages (webhooks) react to a job reaching its final state, exactly once per job. */
+/**
+ * Lets later stages (webhooks) react to a job reaching its final state. Hooks run at least once:
+ * if one throws, the queue retries the last chunk's message and the hooks run again, so a hook
+ * must be idempotent (webhook deliveries use one message id per job and subscription).
+ */
 export const onJobFinalized = (hook: FinalizedHook) => hooks.push(hook);
+
+export async function runFinalizedHooks(env: Bindings, job: JobRow) {
+  for (const hook of hooks) await hook(env, job);
+}
 
 /**
  * Writes the final INFO summary and the final status derived from the counters, once: both
- * statements only act while the job is `running`, and only the call whose UPDATE changed the row
- * runs the hooks.
+ * statements only act while the job is `running`, and the call whose UPDATE changed the row runs
+ * the hooks.
  */
 export async function finalizeJob(env: Bindings, db: Db, jobId: string): Promise<JobRow | null> {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -35,6 +43,6 @@ export async function finalizeJob(env: Bindings, db: Db, jobId: string): Promise
   if ((updated?.results ?? []).length === 0) return null;
   const job = await db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, jobId) });
   if (!job) return null;
-  for (const hook of hooks) await hook(env, job);
+  await runFinalizedHooks(env, job);
   return job;
 }

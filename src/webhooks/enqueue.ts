@@ -5,13 +5,20 @@ import { isWebhookEvent, type WebhookEnv, type WebhookMessage } from "./types.ts
 
 const SEND_BATCH_MAX = 100;
 
+/**
+ * The Standard Webhooks message id of one job event for one subscription: the same however often
+ * the finalize hook runs, so a re-run enqueues duplicates the delivery consumer recognises.
+ */
 /** A fresh Standard Webhooks message id (`msg_` + 32 hex digits). */
 export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
 
+export const messageIdFor = (jobId: string, webhookId: number) =>
+  `msg_${jobId.replaceAll("-", "")}_${webhookId}`;
+
 /**
  * The `onJobFinalized` hook: one queue message per active subscription to `job.<final status>`.
- * Finalization runs it once per job; a failure here is logged and never fails the job pipeline
- * (the job's state is already committed and a thrown error could not make the hook run again).
+ * A failure is logged and rethrown: the job queue then retries its last message, which runs the
+ * hook again (message ids are stable, so nothing is delivered twice).
  */
 export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<void> {
   const eventType = `job.${job.status}`;
@@ -25,7 +32,13 @@ export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<
     );
     const messages = subscribers.map(
       (s): MessageSendRequest<WebhookMessage> => ({
-        body: { webhookId: s.id, jobId: job.id, eventType, messageId: newMessageId(), attempt: 1 },
+        body: {
+          webhookId: s.id,
+          jobId: job.id,
+          eventType,
+          messageId: messageIdFor(job.id, s.id),
+          attempt: 1,
+        },
         contentType: "json",
       }),
     );
@@ -42,5 +55,6 @@ export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<
         error: err instanceof Error ? err.message : String(err),
       }),
     );
+    throw err;
   }
 }
