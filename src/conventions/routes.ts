@@ -1,4 +1,6 @@
 import type { OpenAPIHono, z } from "@hono/zod-openapi";
+import { eq, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { AppEnv, Scope } from "../env.ts";
 import { listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
@@ -68,5 +70,64 @@ export function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource, o: Rea
     },
     async (c, { params, query }) =>
       c.json(await getResource(c, resource, params.id, query as ConventionQuery)),
+  );
+}
+
+type ParamsSchema = z.ZodObject<Record<string, z.ZodType<string | number>>>;
+
+interface SubListOptions {
+  /** Path under `/api/v1` with the parent's parameter, e.g. `/products/{product_id}/variants`. */
+  path: string;
+  /** Path parameter schema; `param` names the parent's id in it. */
+  params: ParamsSchema;
+  param: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  item: z.ZodType;
+  scope?: Scope;
+  parent: { label: string; table: SQLiteTable; idColumn: SQLiteColumn };
+  /** The condition selecting the parent's rows of this resource. */
+  belongsTo: (parentId: string | number) => SQL;
+}
+
+/**
+ * `GET <parent>/{id}/<children>`: a list through the engine, limited to one parent; an unknown
+ * parent is 404, checked in the same round trip as the page.
+ */
+export function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, o: SubListOptions) {
+  defineRoute(
+    app,
+    {
+      method: "get",
+      path: `/api/v1${o.path}`,
+      operationId: o.operationId,
+      summary: o.summary,
+      description: o.description,
+      tags: [o.tag],
+      scope: o.scope ?? "read",
+      params: o.params,
+      query: conventionQuerySchema(resource, "list"),
+      responses: {
+        200: {
+          description: `A page of ${o.summary.toLowerCase()}`,
+          content: { "application/json": { schema: listOf(o.item) } },
+        },
+      },
+    },
+    async (c, { params, query }) => {
+      const parentId = (params as Record<string, string | number>)[o.param] as string | number;
+      return c.json(
+        await listResource(c, resource, query as ConventionQuery, o.belongsTo(parentId), {
+          label: o.parent.label,
+          query: c
+            .get("db")
+            .select({ id: o.parent.idColumn })
+            .from(o.parent.table)
+            .where(eq(o.parent.idColumn, parentId)),
+        }),
+      );
+    },
   );
 }

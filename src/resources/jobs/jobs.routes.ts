@@ -1,11 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { getResource, listResource } from "../../conventions/engine.ts";
+import { getResource } from "../../conventions/engine.ts";
 import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
-import { mountList } from "../../conventions/routes.ts";
+import { mountList, mountSubList } from "../../conventions/routes.ts";
 import { jobs } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { listOf } from "../../http/openapi-shared.ts";
 import { defineRoute } from "../../http/route.ts";
 import { jobIdEquals, jobLogResource, jobResource } from "./jobs.resource.ts";
 import { JobLogSchema, JobSchema } from "./jobs.schema.ts";
@@ -44,31 +42,16 @@ export function registerJobs(app: OpenAPIHono<AppEnv>) {
       c.json(await getResource(c, jobResource, params.id, query as ConventionQuery)),
   );
 
-  defineRoute(
-    app,
-    {
-      method: "get",
-      path: "/api/v1/jobs/{id}/logs",
-      operationId: "listJobLogs",
-      summary: "List the log entries of a job",
-      description: "Processing information, record errors with their identifiers, and a final INFO summary.",
-      tags: ["Jobs"],
-      scope: "read",
-      params: jobIdParam,
-      query: conventionQuerySchema(jobLogResource, "list"),
-      responses: {
-        200: {
-          description: "A page of log entries",
-          content: { "application/json": { schema: listOf(JobLogSchema) } },
-        },
-      },
-    },
-    async (c, { params, query }) =>
-      c.json(
-        await listResource(c, jobLogResource, query as ConventionQuery, jobIdEquals(params.id), {
-          label: "Job",
-          query: c.get("db").select({ id: jobs.id }).from(jobs).where(eq(jobs.id, params.id)),
-        }),
-      ),
-  );
+  mountSubList(app, jobLogResource, {
+    path: "/jobs/{id}/logs",
+    params: jobIdParam,
+    param: "id",
+    operationId: "listJobLogs",
+    summary: "List the log entries of a job",
+    description: "Processing information, record errors with their identifiers, and a final INFO summary.",
+    tag: "Jobs",
+    item: JobLogSchema,
+    parent: { label: "Job", table: jobs, idColumn: jobs.id },
+    belongsTo: (id) => jobIdEquals(id as string),
+  });
 }

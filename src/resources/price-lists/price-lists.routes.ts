@@ -1,17 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { listResource } from "../../conventions/engine.ts";
-import {
-  type ConventionQuery,
-  conventionQuerySchema,
-  writeQuerySchema,
-} from "../../conventions/query-schema.ts";
-import { mountGet, mountList } from "../../conventions/routes.ts";
+import { writeQuerySchema } from "../../conventions/query-schema.ts";
+import { mountGet, mountList, mountSubList } from "../../conventions/routes.ts";
 import { created, updated } from "../../conventions/writes.ts";
 import { batch } from "../../db/client.ts";
 import { priceLists, priceListVariantPrices } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { listOf } from "../../http/openapi-shared.ts";
 import { notFound } from "../../http/problem.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { priceListResource } from "./price-lists.resource.ts";
@@ -86,44 +80,19 @@ export function registerPriceLists(app: OpenAPIHono<AppEnv>) {
     },
   );
 
-  defineRoute(
-    app,
-    {
-      method: "get",
-      path: "/api/v1/price-lists/{id}/variant-prices",
-      operationId: "listPriceListVariantPrices",
-      summary: "List variant prices of a price list",
-      description:
-        "The fixed prices of one price list (default `per_page` 100, max 500). `display_name` is the variant's name in the store's primary locale, else its product's.",
-      tags: [TAG],
-      scope: "read",
-      params: pathId,
-      query: conventionQuerySchema(variantPriceResource, "list"),
-      responses: {
-        200: {
-          description: "A page of fixed variant prices",
-          content: { "application/json": { schema: listOf(PriceListVariantPriceSchema) } },
-        },
-      },
-    },
-    async (c, { params, query }) =>
-      c.json(
-        await listResource(
-          c,
-          variantPriceResource,
-          query as ConventionQuery,
-          eq(priceListVariantPrices.priceListId, params.id),
-          {
-            label: "Price list",
-            query: c
-              .get("db")
-              .select({ id: priceLists.id })
-              .from(priceLists)
-              .where(eq(priceLists.id, params.id)),
-          },
-        ),
-      ),
-  );
+  mountSubList(app, variantPriceResource, {
+    path: "/price-lists/{id}/variant-prices",
+    params: pathId,
+    param: "id",
+    operationId: "listPriceListVariantPrices",
+    summary: "List variant prices of a price list",
+    description:
+      "The fixed prices of one price list (default `per_page` 100, max 500). `display_name` is the variant's name in the store's primary locale, else its product's.",
+    tag: TAG,
+    item: PriceListVariantPriceSchema,
+    parent: { label: "Price list", table: priceLists, idColumn: priceLists.id },
+    belongsTo: (id) => eq(priceListVariantPrices.priceListId, id as number),
+  });
 
   defineRoute(
     app,

@@ -1,15 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { getResource, listResource } from "../../conventions/engine.ts";
-import {
-  type ConventionQuery,
-  conventionQuerySchema,
-  writeQuerySchema,
-} from "../../conventions/query-schema.ts";
-import { mountGet, mountList } from "../../conventions/routes.ts";
+import { getResource } from "../../conventions/engine.ts";
+import { type ConventionQuery, writeQuerySchema } from "../../conventions/query-schema.ts";
+import { mountGet, mountList, mountSubList } from "../../conventions/routes.ts";
 import { webhooks } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { listOf } from "../../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { registerWebhookEvents } from "./webhooks.events.ts";
 import { deliveriesOf, webhookDeliveryResource, webhookResource } from "./webhooks.resource.ts";
@@ -117,34 +111,20 @@ export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
     },
   );
 
-  defineRoute(
-    app,
-    {
-      method: "get",
-      path: "/api/v1/webhooks/{id}/deliveries",
-      operationId: "listWebhookDeliveries",
-      summary: "List the delivery attempts of a webhook",
-      description:
-        "One entry per attempt, newest first: event, job, attempt number, the receiver's status or the error, duration and the next retry. Kept 30 days.",
-      tags: [TAG],
-      scope: "admin",
-      params: pathId,
-      query: conventionQuerySchema(webhookDeliveryResource, "list"),
-      responses: {
-        200: {
-          description: "A page of delivery attempts",
-          content: { "application/json": { schema: listOf(WebhookDeliverySchema) } },
-        },
-      },
-    },
-    async (c, { params, query }) =>
-      c.json(
-        await listResource(c, webhookDeliveryResource, query as ConventionQuery, deliveriesOf(params.id), {
-          label: "Webhook",
-          query: c.get("db").select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.id, params.id)),
-        }),
-      ),
-  );
+  mountSubList(app, webhookDeliveryResource, {
+    path: "/webhooks/{id}/deliveries",
+    params: pathId,
+    param: "id",
+    operationId: "listWebhookDeliveries",
+    summary: "List the delivery attempts of a webhook",
+    description:
+      "One entry per attempt, newest first: event, job, attempt number, the receiver's status or the error, duration and the next retry. Kept 30 days.",
+    tag: TAG,
+    item: WebhookDeliverySchema,
+    scope: "admin",
+    parent: { label: "Webhook", table: webhooks, idColumn: webhooks.id },
+    belongsTo: (id) => deliveriesOf(id as number),
+  });
 
   registerWebhookEvents(app);
 }
