@@ -175,7 +175,7 @@ function pageQuery(
       .select(columns)
       .from(resource.table)
       .where(where)
-      .orderBy(sql`(${def.column} IS NULL)`, dir(def.column), dir(resource.idColumn))
+      .orderBy(...orderTerms(def.column, dir, resource.idColumn))
       .limit(limit)
       .offset(offset);
   }
@@ -194,6 +194,18 @@ function pageQuery(
     .orderBy(sql`(${def.translated} IS NULL)`, dir(def.translated), dir(resource.idColumn))
     .limit(limit)
     .offset(offset);
+}
+
+/**
+ * `ORDER BY` terms: rows missing the value last either way (only where the column can be null, so
+ * a NOT NULL column's index still serves the order), then ties by id in the same direction.
+ */
+function orderTerms(column: SQLiteColumn, dir: typeof asc, idColumn: SQLiteColumn): SQL[] {
+  const terms: SQL[] = [];
+  if (!column.notNull) terms.push(sql`(${column} IS NULL)`);
+  terms.push(dir(column));
+  if (column !== idColumn) terms.push(dir(idColumn));
+  return terms;
 }
 
 /**

@@ -26,9 +26,12 @@ export const PRODUCT_STRUCTURES = ["simple", "with-variants"] as const;
 const variantExists = (condition: ReturnType<typeof sql>) =>
   sql`EXISTS (SELECT 1 FROM ${variants} WHERE ${variants.productId} = ${products.id} AND ${condition})`;
 
-/** Categories listed and every descendant of them, for `category_ids`. */
+/**
+ * Categories listed and every descendant of them, for `category_ids`: an uncorrelated `IN`, so the
+ * tree and its products are computed once (a correlated EXISTS re-ran it for every product).
+ */
 const inCategoryTrees = (ids: number[]) =>
-  sql`EXISTS (SELECT 1 FROM ${productCategories} WHERE ${productCategories.productId} = ${products.id} AND ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree))`;
+  sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree))`;
 
 const translated = (pick: (tr: ProductTranslationRow) => string | null) => ({
   render: (tr: ProductTranslationRow | undefined) => (tr ? pick(tr) : null),

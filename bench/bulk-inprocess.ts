@@ -1,0 +1,90 @@
+/**
+ * Child process of the benchmark: runs the same bulk jobs with the served bundle in Node (its
+ * `fetch` for the POST, its `queue` handler for every chunk message, delivered one at a time as the
+ * local queue does with max_batch_size 1), over node:sqlite and in-memory R2/queues, on a pre-job
+ * copy of the database. Separates the engine's own cost from wrangler dev's queue and D1 transport.
+ *
+ * Input: one JSON argument {bundle, sqliteFile, secret, jobs: [{key, path, bodyFile}]}.
+ */
+import { readFileSync } from "node:fs";
+import { openDb } from "./lib/database.ts";
+import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
+
+interface Input {
+  bundle: string;
+  sqliteFile: string;
+  secret: string;
+  jobs: { key: string; path: string; bodyFile: string }[];
+}
+
+const MAX_ATTEMPTS = 6;
+const input = JSON.parse(process.argv[2] ?? "{}") as Input;
+const worker = await loadWorker(input.bundle);
+const db = openDb(input.sqliteFile);
+const { recorder, env, ctx, queued, settle } = inProcessEnv(db);
+
+const out = [];
+for (const job of input.jobs) {
+  const body = readFileSync(job.bodyFile, "utf8");
+  const started = performance.now();
+  const res = await worker.fetch(
+    new Request(`http://127.0.0.1${job.path}`, {
+      method: "POST",
+      body,
+      headers: { authorization: `Bearer ${input.secret}`, "content-type": "application/json" },
+    }),
+    env,
+    ctx,
+  );
+  const accepted = (await res.json()) as { job_id: string }[];
+  await settle();
+  const acceptMs = performance.now() - started;
+  recorder.take();
+  let messages = 0;
+  let d1Calls = 0;
+  const retries: { message: unknown; attempts: number }[] = [];
+  while (queued.length > 0 || retries.length > 0) {
+    const { message, attempts } =
+      queued.length > 0
+        ? { message: queued.shift(), attempts: 1 }
+        : (retries.shift() as (typeof retries)[number]);
+    await worker.queue(
+      {
+        queue: "storefront-jobs",
+        messages: [
+          {
+            id: String(messages),
+            body: message,
+            attempts,
+            ack: () => {},
+            retry: () => {
+              if (attempts < MAX_ATTEMPTS) retries.push({ message, attempts: attempts + 1 });
+            },
+          },
+        ],
+      },
+      env,
+      ctx,
+    );
+    await settle();
+    messages++;
+    d1Calls += recorder.take().length;
+  }
+  const row = db
+    .prepare("SELECT status, succeeded_records, failed_records FROM jobs WHERE id = ?")
+    .get(accepted[0]?.job_id ?? "") as
+    | { status: string; succeeded_records: number; failed_records: number }
+    | undefined;
+  out.push({
+    key: job.key,
+    status: res.status === 202 ? (row?.status ?? "missing") : `HTTP ${res.status}`,
+    acceptMs,
+    wallMs: performance.now() - started,
+    messages,
+    d1CallsPerMessage: messages > 0 ? d1Calls / messages : 0,
+    succeeded: row?.succeeded_records ?? 0,
+    failed: row?.failed_records ?? 0,
+  });
+}
+db.close();
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,135 @@
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { productsPayload, runBulk, variantsPayload } from "./bulk.ts";
+import { productsFloor, variantsFloor } from "./bulk-floor.ts";
+import { openDb } from "./database.ts";
+import { log } from "./log.ts";
+import { BENCH_DIR } from "./paths.ts";
+import type { BulkResult, InProcessBulk } from "./results.ts";
+
+const VARIANT_MARKETS = ["market_es", "market_fr", "market_en"];
+
+/** A bulk result, its payload on disk, and how to compute its floor once the server has stopped. */
+export interface BulkStage {
+  result: BulkResult;
+  path: string;
+  bodyFile: string;
+  floor: (serverFile: string) => void;
+}
+
+/** Products upsert (creates), then variants update, each POSTed and followed to its final state. */
+export async function runBulkJobs(o: {
+  origin: string;
+  secret: string;
+  runId: string;
+  bulkBytes: number;
+  floorFile: string;
+  workDir: string;
+  timeoutMs: number;
+  errors: string[];
+}): Promise<BulkStage[]> {
+  const db = openDb(o.floorFile, true);
+  const variantIds = (db.prepare("SELECT id FROM variants ORDER BY id").all() as { id: number }[]).map(
+    (r) => r.id,
+  );
+  db.close();
+
+  const prefix = `BENCH-P-${o.runId}-`;
+  const variants = variantsPayload(variantIds, o.bulkBytes);
+  const updated = variantIds.slice(0, variants.records);
+  const jobs = [
+    {
+      key: "products_upsert" as const,
+      title: "products bulk upsert (creates: 3 variants × 5 markets, 3 locales)",
+      path: "/api/v1/products/bulk",
+      payload: productsPayload(o.runId, o.bulkBytes),
+      floor: (serverFile: string) => productsFloor(serverFile, o.floorFile, prefix),
+    },
+    {
+      key: "variants_update" as const,
+      title: "variants bulk update by id (stock, prices in 3 markets)",
+      path: "/api/v1/variants/bulk",
+      payload: variants,
+      floor: (serverFile: string) => variantsFloor(serverFile, o.floorFile, updated, VARIANT_MARKETS),
+    },
+  ];
+  const out: BulkStage[] = [];
+  for (const job of jobs) {
+    const { body, ...payload } = job.payload;
+    const bodyFile = join(o.workDir, `${job.key}.json`);
+    writeFileSync(bodyFile, body);
+    const result: BulkResult = {
+      key: job.key,
+      title: job.title,
+      payloadBytes: Buffer.byteLength(body),
+      payload,
+    };
+    const stage: BulkStage = {
+      result,
+      path: job.path,
+      bodyFile,
+      floor: (serverFile) => {
+        if (!result.run) return;
+        try {
+          result.floor = job.floor(serverFile);
+          log(`${job.key}: floor ${result.floor.ms.toFixed(1)} ms for ${result.floor.rows} rows`);
+        } catch (err) {
+          o.errors.push(`${job.key} floor: ${(err as Error).message}`);
+        }
+      },
+    };
+    out.push(stage);
+    try {
+      log(`${job.key}: POST ${(result.payloadBytes / 1e6).toFixed(2)} MB, ${payload.records} records`);
+      result.run = await runBulk({
+        origin: o.origin,
+        path: job.path,
+        secret: o.secret,
+        payload: job.payload,
+        timeoutMs: o.timeoutMs,
+      });
+      const s = result.run.summary;
+      log(
+        `${job.key}: ${result.run.status} in ${(result.run.wallMs / 1000).toFixed(2)} s (accepted after ${result.run.acceptMs.toFixed(0)} ms; ${s.succeeded_records} ok, ${s.failed_records} failed)`,
+      );
+      if (result.run.status !== "done") o.errors.push(`${job.key}: job ended ${result.run.status}`);
+    } catch (err) {
+      result.error = (err as Error).message;
+      o.errors.push(`${job.key}: ${result.error}`);
+    }
+  }
+  return out;
+}
+
+/** The same jobs with the same bundle in Node (bench/bulk-inprocess.ts) on a pre-job copy. */
+export function inProcessBulk(o: {
+  stages: BulkStage[];
+  bundle: string;
+  sqliteFile: string;
+  secret: string;
+  errors: string[];
+}) {
+  const input = {
+    bundle: o.bundle,
+    sqliteFile: o.sqliteFile,
+    secret: o.secret,
+    jobs: o.stages.map((s) => ({ key: s.result.key, path: s.path, bodyFile: s.bodyFile })),
+  };
+  const child = spawnSync(
+    process.execPath,
+    ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "bulk-inprocess.ts"), JSON.stringify(input)],
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (child.status !== 0) {
+    o.errors.push(`in-process bulk failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+    return;
+  }
+  for (const r of JSON.parse(child.stdout) as InProcessBulk[]) {
+    const stage = o.stages.find((s) => s.result.key === r.key);
+    if (stage) stage.result.inProcess = r;
+    log(
+      `${r.key} in-process: ${r.status} in ${(r.wallMs / 1000).toFixed(2)} s, ${r.messages} messages, ${r.d1CallsPerMessage.toFixed(1)} D1 calls each`,
+    );
+  }
+}

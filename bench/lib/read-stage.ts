@@ -1,0 +1,108 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import type { Scenario } from "../scenarios.ts";
+import { sqlFloor } from "./floors.ts";
+import { load, probe } from "./load.ts";
+import { log } from "./log.ts";
+import { BENCH_DIR } from "./paths.ts";
+import type { Capture, ReadResult } from "./results.ts";
+
+/** Every scenario (reads and floors) at each concurrency against the running server. */
+export async function measureReads(o: {
+  origin: string;
+  secret: string;
+  scenarios: Scenario[];
+  connections: number[];
+  seconds: number;
+  errors: string[];
+}): Promise<ReadResult[]> {
+  const out: ReadResult[] = [];
+  const floor = o.scenarios.find((s) => s.kind === "http-floor");
+  const run = async (scenario: Scenario, connections: number, seconds: number) => {
+    const result = await load({
+      origin: o.origin,
+      path: scenario.path,
+      secret: o.secret,
+      connections,
+      seconds,
+    });
+    const unexpected = scenario.expectStatus === 200 ? result.non2xx : 0;
+    if (unexpected > 0 || result.errors > 0) {
+      o.errors.push(
+        `${scenario.key} c=${connections}: ${unexpected} non-2xx, ${result.errors} errors/timeouts`,
+      );
+    }
+    log(
+      `${scenario.key} c=${connections}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${result.roundTrips ?? "?"} D1 round trips`,
+    );
+    return result;
+  };
+  for (const scenario of o.scenarios) {
+    const first = await probe(o.origin, scenario.path, o.secret);
+    if (first.status !== scenario.expectStatus) {
+      o.errors.push(`${scenario.key}: expected ${scenario.expectStatus}, got ${first.status}`);
+    }
+    const loads = [];
+    const pairedFloors = [];
+    for (const connections of o.connections) {
+      // The HTTP floor right before each read run: other load on the machine drifts, pairs do not.
+      if (floor && scenario.kind === "read")
+        pairedFloors.push(await run(floor, connections, Math.max(1, o.seconds / 2)));
+      loads.push(await run(scenario, connections, o.seconds));
+    }
+    out.push({ scenario, probe: first, loads, pairedFloors });
+  }
+  return out;
+}
+
+/**
+ * The statements of each read (the served bundle run in Node over the recording shim, in a child
+ * process), then their SQL floor on the same copy of the database.
+ */
+export function captureAndFloors(o: {
+  reads: ReadResult[];
+  bundle: string;
+  floorFile: string;
+  secret: string;
+  budgetMs: number;
+  errors: string[];
+}) {
+  const input = {
+    bundle: o.bundle,
+    sqliteFile: o.floorFile,
+    secret: o.secret,
+    budgetMs: o.budgetMs,
+    scenarios: o.reads.map((r) => ({ key: r.scenario.key, path: r.scenario.path })),
+  };
+  const child = spawnSync(
+    process.execPath,
+    ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "capture.ts"), JSON.stringify(input)],
+    { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
+  );
+  if (child.status !== 0) {
+    o.errors.push(`SQL capture failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+    return;
+  }
+  const captures = JSON.parse(child.stdout) as Capture[];
+  for (const read of o.reads) {
+    const capture = captures.find((c) => c.key === read.scenario.key);
+    if (!capture) continue;
+    read.capture = capture;
+    if (capture.status !== read.scenario.expectStatus) {
+      o.errors.push(
+        `${read.scenario.key}: the bundle in Node answered ${capture.status} where ${read.scenario.expectStatus} was expected; no SQL floor`,
+      );
+      continue;
+    }
+    const served = read.loads[0]?.roundTrips ?? read.probe.roundTrips;
+    if (served !== null && served !== capture.trips.length) {
+      o.errors.push(
+        `${read.scenario.key}: Server-Timing reports ${served} D1 round trips, the capture saw ${capture.trips.length} D1 calls`,
+      );
+    }
+    read.sqlFloor = sqlFloor(o.floorFile, capture.trips, o.budgetMs);
+    log(
+      `${read.scenario.key}: ${read.sqlFloor.statements} statements in ${capture.trips.length} round trips, SQL floor ${read.sqlFloor.medianMs.toFixed(3)} ms, in-process ${capture.inProcess.medianMs?.toFixed(2)} ms`,
+    );
+  }
+}

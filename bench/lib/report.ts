@@ -1,0 +1,243 @@
+import { derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
+
+const f = (n: number | null | undefined, digits = 1) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);
+const int = (n: number | null | undefined) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "–" : Math.round(n).toLocaleString("en-US");
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+const ROUND_TRIP_TARGET = 4;
+const BULK_RATE_TARGET = 5000;
+const BULK_FLOOR_RATIO_TARGET = 5;
+const BUNDLE_GZIP_TARGET = 400 * 1024;
+
+function readTable(r: Results): string[] {
+  const httpFloor = r.reads.find((x) => x.scenario.kind === "http-floor");
+  const floorAt = (c: number) => httpFloor?.loads.find((l) => l.connections === c);
+  const lines = [
+    "| scenario | c | req/s | p50 ms | p99 ms | D1 round trips | SQL stmts | SQL floor ms | HTTP floor ms | engine overhead ms | ratio |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const read of r.reads) {
+    for (const load of read.loads) {
+      const d = derive(read, load, read.scenario.kind === "read" ? floorAt(load.connections) : undefined);
+      const isRead = read.scenario.kind === "read";
+      lines.push(
+        `| ${read.scenario.key} | ${load.connections} | ${int(load.rps)} | ${f(load.p50Ms, 2)} | ${f(load.p99Ms, 2)} | ${
+          roundTripsOf(read) ?? "–"
+        } | ${read.sqlFloor?.statements ?? "–"} | ${isRead ? f(d.sqlFloorMs, 2) : "–"} | ${
+          isRead ? f(d.httpFloorMs, 2) : "–"
+        } | ${isRead ? f(d.overheadMs, 2) : "–"} | ${isRead ? f(d.ratio, 2) : "–"} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function scenarioList(reads: ReadResult[]): string[] {
+  return reads.map(
+    (read) => `- \`${read.scenario.key}\`: ${read.scenario.title} — \`GET ${read.scenario.path}\``,
+  );
+}
+
+/** Per scenario, independent of concurrency: what one request reads and costs outside workerd. */
+function costTable(reads: ReadResult[]): string[] {
+  const lines = [
+    "| scenario | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process ms | in-process engine ms |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const read of reads) {
+    const inProcess = read.capture?.inProcess.medianMs ?? null;
+    const sql = read.sqlFloor?.medianMs ?? null;
+    lines.push(
+      `| ${read.scenario.key} | ${kib(read.probe.bytes)} | ${int(read.sqlFloor?.rows)} | ${read.capture?.trips.length ?? "–"} | ${
+        read.sqlFloor?.statements ?? "–"
+      } | ${f(sql, 3)} | ${f(inProcess, 2)} | ${inProcess !== null && sql !== null ? f(inProcess - sql, 2) : "–"} |`,
+    );
+  }
+  return lines;
+}
+
+function bulkTable(r: Results): string[] {
+  const lines = [
+    "| job | records | payload | accept ms | wall s | records/s | floor ms | floor records/s | ratio | in-process s (records/s) | status |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const b of r.bulk) {
+    const wallS = b.run ? b.run.wallMs / 1000 : null;
+    const rate = wallS ? b.payload.records / wallS : null;
+    const floorRate = b.floor ? b.payload.records / (b.floor.ms / 1000) : null;
+    const finished = b.inProcess && ["done", "done_with_errors", "failed"].includes(b.inProcess.status);
+    const inProcessS = b.inProcess && finished ? b.inProcess.wallMs / 1000 : null;
+    const status = b.error
+      ? `error: ${b.error.slice(0, 80)}`
+      : `${b.run?.status} (${b.run?.summary.succeeded_records ?? "?"} ok, ${b.run?.summary.failed_records ?? "?"} failed)`;
+    lines.push(
+      `| ${b.key} | ${int(b.payload.records)} (${int(b.payload.variants)} variants, ${int(b.payload.prices)} prices) | ${(
+        b.payloadBytes / 1e6
+      ).toFixed(
+        2,
+      )} MB | ${int(b.run?.acceptMs)} | ${f(wallS, 2)} | ${int(rate)} | ${f(b.floor?.ms, 1)} | ${int(floorRate)} | ${
+        b.run && b.floor ? f(b.run.wallMs / b.floor.ms, 1) : "–"
+      } | ${f(inProcessS, 2)} (${int(inProcessS ? b.payload.records / inProcessS : null)}) | ${status} |`,
+    );
+  }
+  return lines;
+}
+
+function bulkDetails(r: Results): string[] {
+  return r.bulk.flatMap((b) => {
+    const parts = [];
+    if (b.floor)
+      parts.push(
+        `floor rows ${Object.entries(b.floor.tables)
+          .map(([t, n]) => `${t} ${int(n)}`)
+          .join(", ")}`,
+      );
+    if (b.inProcess) {
+      parts.push(
+        `in-process: ${b.inProcess.status}, accepted in ${int(b.inProcess.acceptMs)} ms, ${b.inProcess.messages} queue messages with ${f(b.inProcess.d1CallsPerMessage, 1)} D1 calls each`,
+      );
+    }
+    if (b.run?.acceptServerTiming)
+      parts.push(`the 202 answer said \`Server-Timing: ${b.run.acceptServerTiming}\``);
+    if (b.run?.startedAt)
+      parts.push(`job created ${b.run.createdAt}, started ${b.run.startedAt}, finished ${b.run.finishedAt}`);
+    return parts.length > 0 ? [`- \`${b.key}\`: ${parts.join("; ")}.`] : [];
+  });
+}
+
+const oneLine = (sql: string, max = 220) => {
+  const flat = sql.replace(/\s+/g, " ").replace(/\|/g, "\\|");
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+};
+
+/** The statements that make up most of each SQL floor, with their query plans. */
+function slowStatements(r: Results): string[] {
+  const lines = ["| scenario | ms | rows | statement | plan |", "| --- | ---: | ---: | --- | --- |"];
+  for (const read of r.reads) {
+    const costs = read.sqlFloor?.costs ?? [];
+    for (const c of costs.filter((x, i) => i < 3 && x.ms >= 0.2)) {
+      lines.push(
+        `| ${read.scenario.key} | ${f(c.ms, 2)} | ${int(c.rows)} | \`${oneLine(c.sql)}\` | ${oneLine(c.plan.join("; "), 200)} |`,
+      );
+    }
+  }
+  return lines.length > 2 ? lines : ["No statement above 0.2 ms."];
+}
+
+function targets(r: Results): string[] {
+  const out: string[] = [];
+  const httpFloor = r.reads.find((x) => x.scenario.kind === "http-floor");
+  for (const read of r.reads.filter((x) => x.scenario.kind === "read")) {
+    const trips = roundTripsOf(read);
+    const c1 = read.loads.find((l) => l.connections === 1);
+    const floor1 = httpFloor?.loads.find((l) => l.connections === 1);
+    const d = c1 ? derive(read, c1, floor1) : null;
+    const allowed = d?.sqlFloorMs != null ? Math.max(0.3 * d.sqlFloorMs, 2) : null;
+    const overheadOk = d?.overheadMs != null && allowed !== null ? d.overheadMs <= allowed : null;
+    out.push(
+      `| ${read.scenario.key} | ${trips ?? "–"} ${trips !== null && trips <= ROUND_TRIP_TARGET ? "✅" : "❌"} | ${f(
+        d?.overheadMs,
+        2,
+      )} ms of ${f(allowed, 2)} allowed ${overheadOk === null ? "" : overheadOk ? "✅" : "❌"} |`,
+    );
+  }
+  return [
+    "| read scenario | D1 round trips (≤ 4) | engine overhead at c=1 (≤ 30 % of SQL floor or ≤ 2 ms) |",
+    "| --- | --- | --- |",
+    ...out,
+  ];
+}
+
+function otherTargets(r: Results): string[] {
+  const out: string[] = [];
+  const variants = r.bulk.find((b) => b.key === "variants_update");
+  if (variants?.run) {
+    const rate = variants.payload.records / (variants.run.wallMs / 1000);
+    const ratio = variants.floor ? variants.run.wallMs / variants.floor.ms : null;
+    out.push(
+      `- Variant updates end to end: ${int(rate)}/s (target ≥ ${int(BULK_RATE_TARGET)}/s) ${rate >= BULK_RATE_TARGET ? "✅" : "❌"}; ${f(ratio, 1)}× the floor (target ≤ ${BULK_FLOOR_RATIO_TARGET}×) ${ratio !== null && ratio <= BULK_FLOOR_RATIO_TARGET ? "✅" : "❌"}`,
+    );
+  }
+  if (r.bundle) {
+    out.push(
+      `- Bundle: ${kib(r.bundle.gzipBytes)} gzip (target ≤ 400 KiB) ${r.bundle.gzipBytes <= BUNDLE_GZIP_TARGET ? "✅" : "❌"}, ${kib(r.bundle.rawBytes)} raw`,
+    );
+  }
+  return out;
+}
+
+export function renderMarkdown(r: Results): string {
+  const m = r.machine;
+  const setup = Object.entries(r.setup)
+    .map(([k, v]) => `${k} ${int(v)} ms`)
+    .join(", ");
+  const data = Object.entries(r.data)
+    .map(([k, v]) => `${k} ${int(v)}`)
+    .join(", ");
+  return [
+    "# Benchmark results",
+    "",
+    `Produced by \`npm run bench${r.mode === "quick" ? " -- --quick" : r.scale === 500 ? "" : ` -- --scale ${r.scale}`}\` (bench/bench.ts); the raw numbers are in results.json beside this file.`,
+    "",
+    "| machine | |",
+    "| --- | --- |",
+    `| date | ${m.date} |`,
+    `| commit | ${m.commit} |`,
+    `| scale | ${r.scale} (${r.mode}) |`,
+    `| CPU | ${m.cpu}, ${m.nproc} cores (nproc) |`,
+    `| memory | ${m.memoryGiB} GiB |`,
+    `| runtime | Node ${m.node}, wrangler ${m.wrangler} (\`wrangler dev\`, local D1), ${m.platform} |`,
+    `| load | autocannon, ${r.options.seconds} s per run, after 5 warm-up requests |`,
+    `| load average (1 min) | ${m.loadAverage.map((x) => x.toFixed(2)).join(" at start, ")} at the end (other processes share the machine) |`,
+    `| total run time | ${int(r.totalSeconds)} s |`,
+    "",
+    `Data: ${data}.`,
+    "",
+    `Setup: ${setup}.`,
+    "",
+    "## Reads",
+    "",
+    ...readTable(r),
+    "",
+    ...scenarioList(r.reads),
+    "",
+    "Where the time goes, per request (outside workerd: the served bundle's `fetch` called in Node over node:sqlite; *in-process engine* = in-process − SQL floor, the service's own JavaScript: routing, validation, rendering, JSON, ETag):",
+    "",
+    ...costTable(r.reads),
+    "",
+    "Slowest statements of each SQL floor (each alone, median; plan from EXPLAIN QUERY PLAN):",
+    "",
+    ...slowStatements(r),
+    "",
+    "## Bulk jobs (POST to final state)",
+    "",
+    ...bulkTable(r),
+    "",
+    ...bulkDetails(r),
+    "",
+    "## Bundle",
+    "",
+    r.bundle
+      ? `\`wrangler deploy --dry-run --outdir\`: ${kib(r.bundle.rawBytes)} raw, ${kib(r.bundle.gzipBytes)} gzip (${r.bundle.files.map((x) => `${x.name} ${kib(x.bytes)}`).join(", ")}).`
+      : "not measured",
+    "",
+    "## Targets (issue 6)",
+    "",
+    ...targets(r),
+    "",
+    ...otherTargets(r),
+    ...(r.errors.length > 0 ? ["", "## Errors during the run", "", ...r.errors.map((e) => `- ${e}`)] : []),
+    "",
+    "## Method",
+    "",
+    "- **State**: a persist dir of its own under bench/.data/ (never the developer's .wrangler/): `wrangler d1 migrations apply --local --persist-to`, then `buildSeed({ scale })` written straight into the SQLite file wrangler created (node:sqlite, one transaction), plus an API key whose secret only the run knows; then `wrangler dev --persist-to … --var ENVIRONMENT:development` (rate limits off) on a free loopback port.",
+    "- **Reads**: each scenario gets 5 sequential warm-up requests, then autocannon at 1 and at 16 connections. p50/p99 come from autocannon's per-response times (sub-millisecond). D1 round trips are the median `Server-Timing: d1;dur=` the responses reported.",
+    "- **HTTP floor**: `http_floor`, an authenticated route that passes every middleware and answers without D1 (a 400 for a malformed job id), measured on its own (its rows) and again right before each read run at the same concurrency for half as long (the HTTP floor column: load from other processes drifts, pairs do not). `store` is shown for reference (1 D1 round trip). The server is `wrangler dev` serving the bundle of `wrangler deploy --dry-run` (no_bundle), so edits to src/ during a run change nothing.",
+    "- **SQL floor**: the statements the engine sends for one hot request, captured by calling the served bundle's `fetch` in Node over a recording D1 shim (bench/lib/d1-shim.ts) on a byte copy of the same database, then run with node:sqlite on that copy, prepared once, in order; the median per request. The capture's round-trip count is checked against Server-Timing.",
+    "- **Engine overhead** = API − HTTP floor − SQL floor; **ratio** = API / (HTTP floor + SQL floor). At c=1 the times are median latencies; at c=16 they are the time per request under saturation (1000 / req/s), for the route and the HTTP floor alike.",
+    "- **Bulk**: wall time from the POST until GET /api/v1/jobs/{id} (polled every 100 ms) shows a final status; records/s = records / wall time. *In-process*: the same payload through the same bundle in Node (its `fetch`, then its `queue` handler for each chunk message, one at a time) over node:sqlite and in-memory R2/queues, on a pre-job copy: the engine's own cost without workerd, the local queue or D1 transport. Floor: the same rows (read back from the server's database after the job) written with node:sqlite on the pre-job copy in one transaction, one prepared statement execution per row.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,96 @@
+import type { Scenario } from "../scenarios.ts";
+import type { BulkPayload, BulkRun } from "./bulk.ts";
+import type { BulkFloor } from "./bulk-floor.ts";
+import type { BundleSize } from "./bundle.ts";
+import type { RoundTrip } from "./d1-shim.ts";
+import type { SqlFloor } from "./floors.ts";
+import type { LoadResult, Probe } from "./load.ts";
+import type { machine } from "./machine.ts";
+
+export interface Capture {
+  key: string;
+  status: number;
+  bytes: number;
+  serverTiming: string | null;
+  trips: RoundTrip[];
+  inProcess: { iterations: number; medianMs: number | null };
+}
+
+export interface ReadResult {
+  scenario: Scenario;
+  probe: Probe;
+  loads: LoadResult[];
+  /** The HTTP floor measured right before each of `loads` (same concurrency). */
+  pairedFloors?: LoadResult[];
+  capture?: Capture;
+  sqlFloor?: SqlFloor;
+}
+
+/** A bulk job run with the bundle in Node (no workerd, no local queue): the engine's own cost. */
+export interface InProcessBulk {
+  key: string;
+  status: string;
+  acceptMs: number;
+  wallMs: number;
+  messages: number;
+  d1CallsPerMessage: number;
+  succeeded: number;
+  failed: number;
+}
+
+export interface BulkResult {
+  key: "products_upsert" | "variants_update";
+  title: string;
+  payloadBytes: number;
+  payload: Omit<BulkPayload, "body">;
+  run?: BulkRun;
+  floor?: BulkFloor;
+  inProcess?: InProcessBulk;
+  error?: string;
+}
+
+export interface Results {
+  mode: "quick" | "full";
+  scale: number;
+  machine: ReturnType<typeof machine>;
+  options: Record<string, unknown>;
+  setup: Record<string, number>;
+  data: Record<string, number>;
+  reads: ReadResult[];
+  bulk: BulkResult[];
+  bundle?: BundleSize;
+  errors: string[];
+  totalSeconds: number;
+}
+
+/** The derived numbers of one read scenario at one concurrency (see RESULTS.md "Method"). */
+export interface Derived {
+  apiMs: number;
+  httpFloorMs: number;
+  sqlFloorMs: number | null;
+  overheadMs: number | null;
+  ratio: number | null;
+}
+
+/**
+ * c=1: the median latency of the route and of the HTTP floor. c>1: the time per request under
+ * saturation (1000 / req/s) of both, the cost each request adds to a busy server.
+ */
+export function derive(read: ReadResult, load: LoadResult, standaloneFloor?: LoadResult): Derived {
+  const httpFloor = read.pairedFloors?.find((l) => l.connections === load.connections) ?? standaloneFloor;
+  const at = (l: LoadResult) => (l.connections === 1 ? l.p50Ms : 1000 / l.rps);
+  const apiMs = at(load);
+  const httpFloorMs = httpFloor ? at(httpFloor) : 0;
+  const sqlFloorMs = read.sqlFloor?.medianMs ?? null;
+  if (sqlFloorMs === null) return { apiMs, httpFloorMs, sqlFloorMs, overheadMs: null, ratio: null };
+  return {
+    apiMs,
+    httpFloorMs,
+    sqlFloorMs,
+    overheadMs: apiMs - httpFloorMs - sqlFloorMs,
+    ratio: apiMs / (httpFloorMs + sqlFloorMs),
+  };
+}
+
+export const roundTripsOf = (read: ReadResult) =>
+  read.loads.find((l) => l.roundTrips !== null)?.roundTrips ?? read.probe.roundTrips;

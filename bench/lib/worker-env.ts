@@ -1,0 +1,74 @@
+import { timingSafeEqual } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import { pathToFileURL } from "node:url";
+import { recordingD1 } from "./d1-shim.ts";
+
+/** The bundle's default export, as workerd calls it. */
+export interface WorkerModule {
+  fetch(request: Request, env: Record<string, unknown>, ctx: unknown): Promise<Response>;
+  queue(batch: unknown, env: Record<string, unknown>, ctx: unknown): Promise<void>;
+}
+
+/** The workerd extensions of web APIs the service uses, which Node lacks. */
+function polyfillWorkerd() {
+  const subtle = crypto.subtle as SubtleCrypto & {
+    timingSafeEqual?: (a: ArrayBufferView, b: ArrayBufferView) => boolean;
+  };
+  if (typeof subtle.timingSafeEqual !== "function") {
+    const bytes = (v: ArrayBufferView) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    subtle.timingSafeEqual = (a, b) => timingSafeEqual(bytes(a), bytes(b));
+  }
+}
+
+export async function loadWorker(bundle: string): Promise<WorkerModule> {
+  polyfillWorkerd();
+  return ((await import(pathToFileURL(bundle).href)) as { default: WorkerModule }).default;
+}
+
+/**
+ * Bindings for running the Worker in Node: D1 over node:sqlite (recording), R2 and the queues in
+ * memory (sent messages wait in `queued` until the caller delivers them).
+ */
+export function inProcessEnv(db: DatabaseSync) {
+  const recorder = recordingD1(db);
+  const objects = new Map<string, string>();
+  const queued: unknown[] = [];
+  const pending: Promise<unknown>[] = [];
+  const bucket = {
+    put: async (key: string, value: string) => {
+      objects.set(key, typeof value === "string" ? value : String(value));
+      return { key };
+    },
+    get: async (key: string) => {
+      const text = objects.get(key);
+      return text === undefined ? null : { text: async () => text, json: async () => JSON.parse(text) };
+    },
+    delete: async (keys: string | string[]) => {
+      for (const k of Array.isArray(keys) ? keys : [keys]) objects.delete(k);
+    },
+    list: async () => ({ objects: [], truncated: false }),
+  };
+  const queue = {
+    send: async (message: unknown) => {
+      queued.push(message);
+    },
+    sendBatch: async (messages: { body: unknown }[]) => {
+      for (const m of messages) queued.push(m.body);
+    },
+  };
+  return {
+    recorder,
+    queued,
+    env: {
+      DB: recorder.d1,
+      ENVIRONMENT: "development",
+      PAYLOADS: bucket,
+      IMAGES: bucket,
+      JOBS_QUEUE: queue,
+      WEBHOOKS_QUEUE: { send: async () => {}, sendBatch: async () => {} },
+    },
+    ctx: { waitUntil: (p: Promise<unknown>) => pending.push(p), passThroughOnException: () => {}, props: {} },
+    /** Settles what handlers passed to waitUntil. */
+    settle: () => Promise.all(pending.splice(0, pending.length)),
+  };
+}
