@@ -39,7 +39,8 @@ export async function lookupProducts(
   const nestedInternalIds = JSON.stringify(
     records.flatMap((r) => (r.variants ?? []).map((v) => v.internal_id).filter((v) => v != null)),
   );
-  // Taken slugs `<base>-<digits>` are found as a range the (locale, slug) index bounds, not by GLOB:
+  // Taken slugs `<base>` and `<base>-<digits>` lie in the range [base, base + "."), which the
+  // (locale, slug) index bounds (slugs hold only [a-z0-9-], and "-" sorts just before "."). Not GLOB:
   // D1 refuses patterns over 50 bytes, and a GLOB on a computed pattern scans the whole locale.
   const results = await rawBatch(d1, [
     sql`SELECT id, internal_id, product_structure, supplier_id FROM products WHERE id IN (${matchedProducts})`,
@@ -54,9 +55,9 @@ export async function lookupProducts(
     sql`
       SELECT t.locale, t.slug FROM json_each(${JSON.stringify(slugBases)}) AS j
       JOIN product_translations t ON t.locale = json_extract(j.value, '$.locale')
-        AND (t.slug = json_extract(j.value, '$.base') OR (
-          t.slug > json_extract(j.value, '$.base') || '-' AND t.slug < json_extract(j.value, '$.base') || '.'
-          AND ltrim(substr(t.slug, length(json_extract(j.value, '$.base')) + 2), '0123456789') = ''))`,
+        AND t.slug >= json_extract(j.value, '$.base') AND t.slug < json_extract(j.value, '$.base') || '.'
+        AND (t.slug = json_extract(j.value, '$.base')
+          OR ltrim(substr(t.slug, length(json_extract(j.value, '$.base')) + 2), '0123456789') = '')`,
     sql`SELECT (SELECT MAX(id) FROM products) AS products, (SELECT MAX(id) FROM variants) AS variants`,
     sql`SELECT variant_id, market FROM variant_prices WHERE variant_id IN (SELECT id FROM variants WHERE product_id IN (${matchedProducts}))`,
   ]);
