@@ -284,3 +284,29 @@ describe("bulk acceptance", () => {
     expect(res.headers.get("allow")).toBe("POST");
   });
 });
+
+describe("products bulk upsert: generated slugs", () => {
+  it("gives products with the same long name distinct slugs within 100 characters", async () => {
+    const name = `Camiseta ${"muy ".repeat(30)}larga ${unique("n")}`;
+    const records = [0, 1, 2].map(() => newProduct({ translations: { "es-ES": { name } } }));
+    for (const record of records) {
+      const job = await waitForJob(
+        await submitBulk("/api/v1/products/bulk", {
+          products: [record],
+          options: { match_by: "internal_id" },
+        }),
+      );
+      expect(job.status).toBe("done");
+    }
+    const slugs = await Promise.all(
+      records.map(async (r) => {
+        const res = await api(`/api/v1/products?internal_ids=${r.internal_id}&fields=slug`);
+        return res.json.data[0].translations["es-ES"].slug as string;
+      }),
+    );
+    expect(new Set(slugs).size).toBe(3);
+    for (const slug of slugs) expect(slug.length).toBeLessThanOrEqual(100);
+    expect(slugs[1]).toMatch(/-2$/);
+    expect(slugs[2]).toMatch(/-3$/);
+  });
+});

@@ -51,13 +51,22 @@ async function lookup(db: D1Database, hash: string): Promise<CachedKey> {
   const now = Date.now();
   const hit = cache.get(hash);
   if (hit && hit.expires > now) return hit;
-  // Key lookup is by unique hash; comparing hashes of the secret avoids a timing oracle on the secret.
+  // The lookup goes by the SHA-256 of the secret through a UNIQUE index, never by the secret, and
+  // the stored hash is then compared with the computed one in constant time: no step of the check
+  // takes longer the more of a guessed key is right.
   const row = await db
-    .prepare("SELECT id, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = ?")
+    .prepare("SELECT id, key_hash, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = ?")
     .bind(hash)
-    .first<{ id: number; scopes: string; revoked_at: string | null; last_used_at: string | null }>();
+    .first<{
+      id: number;
+      key_hash: string;
+      scopes: string;
+      revoked_at: string | null;
+      last_used_at: string | null;
+    }>();
+  const valid = row !== null && constantTimeEqual(row.key_hash, hash) && row.revoked_at === null;
   const entry: CachedKey = {
-    key: row && row.revoked_at === null ? { id: row.id, scopes: JSON.parse(row.scopes) as Scope[] } : null,
+    key: valid ? { id: row.id, scopes: JSON.parse(row.scopes) as Scope[] } : null,
     revokedAt: row?.revoked_at ?? null,
     lastUsedAt: row?.last_used_at ? Date.parse(row.last_used_at) : 0,
     expires: now + CACHE_TTL_MS,
@@ -65,6 +74,16 @@ async function lookup(db: D1Database, hash: string): Promise<CachedKey> {
   cache.set(hash, entry);
   if (cache.size > 1000) cache.delete(cache.keys().next().value as string);
   return entry;
+}
+
+/** Equal strings, compared in time that depends only on their length (`crypto.subtle.timingSafeEqual`). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const encoder = new TextEncoder();
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  // timingSafeEqual needs equal lengths; compare the left side with itself to spend the same time.
+  if (left.byteLength !== right.byteLength) return !crypto.subtle.timingSafeEqual(left, left);
+  return crypto.subtle.timingSafeEqual(left, right);
 }
 
 function touchLastUsed(c: Context<AppEnv>, entry: CachedKey) {

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { slugCandidateStems } from "../../conventions/slug.ts";
 import { rawBatch } from "../../db/raw.ts";
 import type { ProductRecord } from "./product-record.ts";
 
@@ -30,6 +31,14 @@ export async function lookupProducts(
     .map((r) => (matchBy === "id" ? r.id : r.internal_id))
     .filter((k): k is number | string => k !== undefined && k !== null);
   const keyJson = JSON.stringify(keys);
+  // Every stem a candidate of a base can have: long bases are cut to make room for `-N`.
+  const slugStems = [
+    ...new Map(
+      slugBases.flatMap(({ locale, base }) =>
+        [base, ...slugCandidateStems(base)].map((stem) => [`${locale}\u0000${stem}`, { locale, base: stem }]),
+      ),
+    ).values(),
+  ];
   const matchedProducts = sql`SELECT id FROM products WHERE ${sql.raw(matchBy === "id" ? "id" : "internal_id")} IN (SELECT value FROM json_each(${keyJson}))`;
   const refs = JSON.stringify({
     suppliers: [...new Set(records.map((r) => r.supplier_id).filter((v) => v != null))],
@@ -53,7 +62,7 @@ export async function lookupProducts(
       WHERE product_id IN (${matchedProducts}) OR internal_id IN (SELECT value FROM json_each(${nestedInternalIds}))`,
     sql`SELECT product_id, locale FROM product_translations WHERE product_id IN (${matchedProducts})`,
     sql`
-      SELECT t.locale, t.slug FROM json_each(${JSON.stringify(slugBases)}) AS j
+      SELECT t.locale, t.slug FROM json_each(${JSON.stringify(slugStems)}) AS j
       JOIN product_translations t ON t.locale = json_extract(j.value, '$.locale')
         AND t.slug >= json_extract(j.value, '$.base') AND t.slug < json_extract(j.value, '$.base') || '.'
         AND (t.slug = json_extract(j.value, '$.base')

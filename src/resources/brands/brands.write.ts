@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { freeSlugs } from "../../conventions/generated-slug.ts";
+import { generatedSlug } from "../../conventions/generated-slug.ts";
 import { resolveImageUrl } from "../../conventions/image-field.ts";
 import { isoNow } from "../../conventions/params.ts";
 import { slugify } from "../../conventions/slug.ts";
@@ -40,12 +40,13 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
   const db = c.get("db");
   for (let attempt = 0; ; attempt++) {
     const base = slugify(body.name);
-    const slug = body.slug ?? (base ? (await freeSlugs(c, brands.slug, [base]))[0] : undefined);
+    const byId = sql`'brand-' || (SELECT COALESCE(MAX(id), 0) + 1 FROM brands)`;
+    const slug = body.slug ?? (base ? await generatedSlug(c, brands.slug, base, byId) : byId);
     const statements: BatchItem<"sqlite">[] = [
       db.insert(brands).values({
         name: body.name,
         internalId: body.internal_id ?? null,
-        slug: slug ?? sql`'brand-' || (SELECT COALESCE(MAX(id), 0) + 1 FROM brands)`,
+        slug,
         deliveryTimeInStock: body.delivery_time_in_stock ?? null,
         deliveryTimeOutOfStock: body.delivery_time_out_of_stock ?? null,
         imageUrl: imageUrl ?? null,

@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { jsonIn } from "../../conventions/engine.ts";
-import { freeSlugs } from "../../conventions/generated-slug.ts";
+import { generatedSlug } from "../../conventions/generated-slug.ts";
 import { resolveImageUrl } from "../../conventions/image-field.ts";
 import { isoNow } from "../../conventions/params.ts";
 import { slugify } from "../../conventions/slug.ts";
@@ -54,17 +54,23 @@ async function assertParentExists(c: Context<AppEnv>, parentId: number | null | 
 
 /**
  * Generated slugs for locales that get a new translation without a supplied slug: from the name,
- * or `category-<id>` when there is none (DECISIONS 12 "Slugs").
+ * or `category-<id>` when there is none (DECISIONS 12 "Slugs"). Each is an SQL expression that
+ * picks a still-free candidate inside the write itself (concurrent writers of one name each get one).
  */
-async function generatedSlugs(c: Context<AppEnv>, translations: TranslationsBody, newLocales: string[]) {
-  const out: Record<string, unknown> = {};
+async function generatedSlugs(
+  c: Context<AppEnv>,
+  translations: TranslationsBody,
+  newLocales: string[],
+  byId: SQL | string,
+) {
+  const out: Record<string, SQL | string> = {};
   for (const locale of newLocales) {
     const entry = translations[locale];
     if (!entry || entry.slug !== undefined) continue;
     const base = entry.name ? slugify(entry.name) : "";
     out[locale] = base
-      ? (await freeSlugs(c, categoryTranslations.slug, [base], eq(categoryTranslations.locale, locale)))[0]
-      : undefined;
+      ? await generatedSlug(c, categoryTranslations.slug, base, byId, eq(categoryTranslations.locale, locale))
+      : byId;
   }
   return out;
 }
@@ -83,7 +89,8 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
   const imageUrl = await resolveImageUrl(c, body.image_url, null);
   const db = c.get("db");
   for (let attempt = 0; ; attempt++) {
-    const slugs = await generatedSlugs(c, body.translations, Object.keys(body.translations));
+    const byId = sql`'category-' || (SELECT MAX(id) FROM categories)`;
+    const slugs = await generatedSlugs(c, body.translations, Object.keys(body.translations), byId);
     const statements: BatchItem<"sqlite">[] = [
       db.insert(categories).values({
         status: body.status,
@@ -93,9 +100,7 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
         merchantCategories: body.merchant_categories ?? null,
       }),
       ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations, (locale) =>
-        body.translations[locale]?.slug !== undefined
-          ? {}
-          : { slug: slugs[locale] ?? sql`'category-' || (SELECT MAX(id) FROM categories)` },
+        body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
       db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
     ];
@@ -131,7 +136,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
   const newLocales = locales.filter((l) => !known.has(l) && translations[l] !== null);
 
   for (let attempt = 0; ; attempt++) {
-    const slugs = await generatedSlugs(c, translations, newLocales);
+    const slugs = await generatedSlugs(c, translations, newLocales, `category-${id}`);
     const changes = {
       ...(body.status !== undefined ? { status: body.status } : {}),
       ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
