@@ -1,7 +1,7 @@
 import { asc, eq, getTableColumns } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { jsonIn } from "./engine.ts";
 import type { AnyResource, IncludeDef } from "./resource.ts";
+import { jsonIn } from "./sql.ts";
 
 type Row = Record<string, unknown> & { id: number };
 

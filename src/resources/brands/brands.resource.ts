@@ -1,6 +1,6 @@
-import { jsonIn } from "../../conventions/engine.ts";
 import { intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
 

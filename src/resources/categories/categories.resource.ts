@@ -1,7 +1,7 @@
 import { eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { jsonIn } from "../../conventions/engine.ts";
 import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 

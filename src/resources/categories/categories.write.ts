@@ -1,11 +1,11 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { jsonIn } from "../../conventions/engine.ts";
 import { generatedSlug } from "../../conventions/generated-slug.ts";
 import { resolveImageUrl } from "../../conventions/image-field.ts";
 import { isoNow } from "../../conventions/params.ts";
 import { slugify } from "../../conventions/slug.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import {
   assertEnabledLocales,
   type TranslationTarget,

@@ -1,5 +1,4 @@
 import { eq, gte, ne, type SQL } from "drizzle-orm";
-import { jsonIn, jsonInNoCase } from "../../conventions/engine.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import {
   boolParam,
@@ -12,6 +11,7 @@ import {
   stringParam,
 } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import { contacts } from "../../db/schema/index.ts";
 
 type ContactRow = typeof contacts.$inferSelect;

@@ -1,8 +1,8 @@
 import { eq, isNull, or } from "drizzle-orm";
-import { jsonIn } from "../../conventions/engine.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { enumItem, listParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { JOB_STATUSES, JOB_TYPES, jobLogs, jobs } from "../../db/schema/index.ts";
 import { LOG_CODES } from "../../jobs/types.ts";
 

@@ -1,9 +1,9 @@
 import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { jsonIn } from "../../conventions/engine.ts";
 import { money, toScale } from "../../conventions/money.ts";
 import { boolParam, intListParam, stringListParam } from "../../conventions/params.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import {
   brands,
   categories,

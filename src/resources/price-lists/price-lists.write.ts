@@ -1,9 +1,9 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { jsonIn } from "../../conventions/engine.ts";
 import { toScale } from "../../conventions/money.ts";
 import { isoNow } from "../../conventions/params.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { runWrite } from "../../conventions/writes.ts";
 import { batch } from "../../db/client.ts";
 import {

@@ -1,9 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { jsonIn, jsonInNoCase } from "../../conventions/engine.ts";
 import { money } from "../../conventions/money.ts";
 import { intListParam, intParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import {
   priceListVariantPrices,
   products,

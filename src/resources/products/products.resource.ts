@@ -1,9 +1,9 @@
 import { asc, count, eq, sql } from "drizzle-orm";
-import { jsonIn, jsonInNoCase } from "../../conventions/engine.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
 import { enumParam, intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import {
   productCategories,

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { jsonIn } from "../../conventions/engine.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../conventions/locales.ts";
 import { enumParam, intParam, listParam, parsePlainInt } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { reviews } from "../../db/schema/index.ts";
 import { ApiError } from "../../http/problem.ts";
 

@@ -1,8 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { jsonIn, renderContext } from "../../conventions/engine.ts";
+import { renderContext } from "../../conventions/engine.ts";
 import { MARKETS } from "../../conventions/locales.ts";
 import { localesParam } from "../../conventions/query-schema.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { batch } from "../../db/client.ts";
 import { store, storeTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";

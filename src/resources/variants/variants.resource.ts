@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { jsonIn } from "../../conventions/engine.ts";
 import { marketByKey } from "../../conventions/locales.ts";
 import { type Money, money } from "../../conventions/money.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 
 type VariantRow = typeof variants.$inferSelect;

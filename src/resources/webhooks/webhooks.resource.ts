@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { jsonIn } from "../../conventions/engine.ts";
 import { enumItem, listParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 
 type WebhookRow = typeof webhooks.$inferSelect;

@@ -1,0 +1,259 @@
+import { and } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { batch } from "../db/client.ts";
+import { ApiError } from "../http/problem.ts";
+import type { ConventionQuery } from "./query-schema.ts";
+import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
+import { columnKey, jsonIn } from "./sql.ts";
+
+/**
+ * Rendering a page of rows: the related data its selection needs, loaded in one round trip, and
+ * the default representation of included rows and nested objects in one more.
+ */
+export type Row = Record<string, unknown> & { id: number };
+
+/** The selection a request makes on one resource: root fields, translated fields, includes. */
+export interface Selection {
+  fields: string[];
+  translated: string[];
+  includes: string[];
+}
+
+export function selectionOf(
+  resource: AnyResource,
+  query: Pick<ConventionQuery, "fields" | "includes">,
+): Selection {
+  const trFields = resource.translations?.fields ?? {};
+  const rootNames = Object.keys(resource.fields);
+  const fixed = rootNames.filter((n) => resource.fields[n]?.kind === "fixed");
+  if (query.fields) {
+    return {
+      fields: rootNames.filter((n) => fixed.includes(n) || query.fields?.includes(n)),
+      translated: Object.keys(trFields).filter((n) => query.fields?.includes(n)),
+      includes: query.includes ?? [],
+    };
+  }
+  return {
+    fields: rootNames.filter((n) => {
+      const kind = resource.fields[n]?.kind;
+      return kind === "fixed" || kind === "default";
+    }),
+    translated: Object.keys(trFields).filter((n) => trFields[n]?.kind === "default"),
+    includes: query.includes ?? [],
+  };
+}
+
+export const defaultSelection = (resource: AnyResource) => selectionOf(resource, {});
+
+/**
+ * Loads what the selection needs for these rows in one round trip, then the default representation
+ * of included rows and nested objects in one more, and renders.
+ */
+export async function renderRows(
+  ctx: RenderContext,
+  resource: AnyResource,
+  rows: Row[],
+  selection: Selection,
+): Promise<Record<string, unknown>[]> {
+  if (rows.length === 0) return [];
+  const level1 = planLoads(ctx, resource, rows, selection, true);
+  const includePlans = selection.includes.map((name) => {
+    const def = resource.includes?.[name];
+    if (!def) throw new ApiError("invalid_parameter", `Unknown include ${name}`);
+    return { name, def, query: def.query(ctx.db, rows, ctx) };
+  });
+  const queries = [...level1.queries, ...includePlans.map((p) => p.query)];
+  const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
+  const loadResults = results.slice(0, level1.queries.length);
+
+  // Included rows and nested objects, each in its resource's default representation.
+  const grouped = includePlans.map((plan, i) => plan.def.group(results[level1.queries.length + i], rows));
+  const nestedSets = level1.nestedSets(loadResults);
+  const rendered = await renderDefaults(ctx, [
+    ...includePlans.map((plan, i) => ({
+      resource: plan.def.resource(),
+      rows: [...(grouped[i] as Map<number, Record<string, unknown>[]>).values()].flat() as Row[],
+      fields: plan.def.fields,
+    })),
+    ...nestedSets,
+  ]);
+  const nested: Record<string, NestedRendered> = {};
+  nestedSets.forEach((set, i) => {
+    const byName = nested[set.loader] ?? {};
+    byName[set.name] = rendered[includePlans.length + i] as Map<number, Record<string, unknown>>;
+    nested[set.loader] = byName;
+  });
+  const related = level1.collect(loadResults, nested);
+
+  const included: Record<string, Map<number, Record<string, unknown>[]>> = {};
+  includePlans.forEach((plan, i) => {
+    const byId = rendered[i] as Map<number, Record<string, unknown>>;
+    const byParent = new Map<number, Record<string, unknown>[]>();
+    for (const [parentId, children] of grouped[i] as Map<number, Record<string, unknown>[]>) {
+      byParent.set(
+        parentId,
+        children.map((r) => byId.get((r as Row).id) as Record<string, unknown>),
+      );
+    }
+    included[plan.name] = byParent;
+  });
+
+  return rows.map((row) => {
+    const out = renderOne(ctx, resource, row, related, selection);
+    for (const { name, def } of includePlans) {
+      const children = included[name]?.get(row.id) ?? [];
+      out[name] = def.kind === "one" ? (children[0] ?? null) : children;
+    }
+    return out;
+  });
+}
+
+/**
+ * Renders sets of other resources' rows in their default representation (request locales), loading
+ * what they need in one round trip for all sets. Returns, per set, row id → rendered object.
+ */
+async function renderDefaults(
+  ctx: RenderContext,
+  sets: { resource: AnyResource; rows: Row[]; fields?: string[] }[],
+) {
+  const plans = sets.map(({ resource, rows, fields }) => {
+    const unique = uniqueRows(rows);
+    // An include may name its representation (`IncludeDef.fields`): fixed fields plus exactly those.
+    const selection = fields ? selectionOf(resource, { fields }) : defaultSelection(resource);
+    return { resource, rows: unique, selection, loads: planLoads(ctx, resource, unique, selection, false) };
+  });
+  const queries = plans.flatMap((p) => p.loads.queries);
+  const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
+  let offset = 0;
+  return plans.map((p) => {
+    const related = p.loads.collect(results.slice(offset, offset + p.loads.queries.length), {});
+    offset += p.loads.queries.length;
+    return new Map(p.rows.map((row) => [row.id, renderOne(ctx, p.resource, row, related, p.selection)]));
+  });
+}
+
+const TRANSLATIONS = "__translations";
+
+function planLoads(
+  ctx: RenderContext,
+  resource: AnyResource,
+  rows: Row[],
+  selection: Selection,
+  allowNested: boolean,
+) {
+  const ids = rows.map((r) => r.id);
+  // Nothing to load for no rows (an include or nested set that found nothing on this page).
+  const names = new Set(
+    rows.length === 0 ? [] : selection.fields.flatMap((f) => resource.fields[f]?.needs ?? []),
+  );
+  const queries: BatchItem<"sqlite">[] = [];
+  const order: string[] = [];
+  const tr = resource.translations;
+  if (tr && selection.translated.length > 0 && rows.length > 0) {
+    queries.push(
+      ctx.db
+        .select()
+        .from(tr.table)
+        .where(and(jsonIn(tr.fk, ids), jsonIn(tr.localeColumn, ctx.locales))),
+    );
+    order.push(TRANSLATIONS);
+  }
+  for (const name of names) {
+    const loader = resource.loaders?.[name];
+    if (!loader) throw new Error(`${resource.name}: unknown loader ${name}`);
+    if (loader.nested && !allowNested)
+      throw new Error(`${resource.name}: loader ${name} nests below a nested level`);
+    queries.push(loader.query(ctx.db, ids, ctx));
+    order.push(name);
+  }
+  return {
+    queries,
+    /** The rows each nested declaration finds in its loader's result, to render before `collect`. */
+    nestedSets(results: unknown[]) {
+      return order.flatMap((loaderName, i) =>
+        Object.entries(resource.loaders?.[loaderName]?.nested ?? {}).map(([name, def]) => ({
+          loader: loaderName,
+          name,
+          resource: def.resource(),
+          rows: def.rows(results[i]) as Row[],
+        })),
+      );
+    },
+    collect(results: unknown[], nested: Record<string, NestedRendered>): Related {
+      const related: Related = {};
+      order.forEach((name, i) => {
+        if (name === TRANSLATIONS && tr) {
+          const fkKey = columnKey(tr.fk);
+          const localeKey = columnKey(tr.localeColumn);
+          const map = new Map<number, unknown>();
+          for (const r of results[i] as Record<string, unknown>[]) {
+            const id = r[fkKey] as number;
+            let byLocale = map.get(id) as Record<string, unknown> | undefined;
+            if (!byLocale) {
+              byLocale = {};
+              map.set(id, byLocale);
+            }
+            byLocale[r[localeKey] as string] = r;
+          }
+          related[TRANSLATIONS] = map;
+        } else {
+          related[name] = resource.loaders?.[name]?.collect(results[i], nested[name] ?? {}) ?? new Map();
+        }
+      });
+      return related;
+    },
+  };
+}
+
+function renderOne(
+  ctx: RenderContext,
+  resource: AnyResource,
+  row: Row,
+  related: Related,
+  selection: Selection,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of selection.fields) {
+    const field = resource.fields[name];
+    if (!field) continue;
+    const value = field.render(row, related, ctx);
+    const key = field.into ?? name;
+    if (field.into && out[key] && typeof out[key] === "object" && value && typeof value === "object") {
+      out[key] = deepMerge(out[key] as Record<string, unknown>, value as Record<string, unknown>);
+    } else {
+      out[key] = value;
+    }
+  }
+  const tr = resource.translations;
+  if (tr && selection.translated.length > 0) {
+    const byLocale = (related[TRANSLATIONS]?.get(row.id) ?? {}) as Record<string, unknown>;
+    const translations: Record<string, Record<string, unknown>> = {};
+    for (const locale of ctx.locales) {
+      const entry: Record<string, unknown> = {};
+      for (const name of selection.translated) {
+        entry[name] = tr.fields[name]?.render(byLocale[locale], locale, row, ctx) ?? null;
+      }
+      translations[locale] = entry;
+    }
+    out.translations = translations;
+  }
+  return out;
+}
+
+function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] =
+      prev && typeof prev === "object" && v && typeof v === "object"
+        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}
+
+function uniqueRows(rows: Row[]): Row[] {
+  const seen = new Map<number, Row>();
+  for (const r of rows) if (!seen.has(r.id)) seen.set(r.id, r);
+  return [...seen.values()];
+}
