@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { SUPPORTED_LOCALES } from "../src/conventions/locales.ts";
 import { sha256Hex } from "../src/http/api-keys.ts";
 
 export const KEYS = {
@@ -23,24 +24,7 @@ export async function seedTestBasics() {
     env.DB.prepare(
       `INSERT OR IGNORE INTO store (id, primary_locale, enabled_locales, applicable_countries, return_policy_country, return_days)
        VALUES (1, 'es-ES', ?, '["ES","FR"]', 'ES', 30)`,
-    ).bind(
-      JSON.stringify([
-        "es-ES",
-        "ca-ES",
-        "en-GB",
-        "fr-FR",
-        "it-IT",
-        "pt-PT",
-        "de-DE",
-        "ru-RU",
-        "nl-NL",
-        "sv-SE",
-        "da-DK",
-        "pl-PL",
-        "el-GR",
-        "hr-HR",
-      ]),
-    ),
+    ).bind(JSON.stringify(SUPPORTED_LOCALES)),
     ...["es-ES", "en-GB", "fr-FR", "de-DE"].map((locale) =>
       env.DB.prepare("INSERT OR IGNORE INTO store_translations (locale, name, domain) VALUES (?, ?, ?)").bind(
         locale,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import { createServer } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import { stopProcessGroup, waitUntilServing } from "../../scripts/lib/dev-process.ts";
 import { PROJECT_ROOT, WRANGLER_JS } from "./paths.ts";
 
 /** A `wrangler dev` serving the benchmark's own persisted state on a free loopback port. */
@@ -69,44 +69,9 @@ export async function startDevServer(options: {
     },
   );
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`wrangler dev exited (${child.exitCode}); see ${options.logFile}`);
-    try {
-      const res = await fetch(`${origin}/api/v1/store`, {
-        headers: { authorization: `Bearer ${options.secret}` },
-        signal: AbortSignal.timeout(5_000),
-      });
-      await res.arrayBuffer();
-      if (res.status === 200) return { origin, child, startMs: Math.round(performance.now() - started) };
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  await stopDevServer({ origin, child, startMs: 0 });
-  throw new Error(
-    `wrangler dev did not answer within ${options.timeoutMs ?? 120_000} ms; see ${options.logFile}`,
-  );
+  await waitUntilServing(child, origin, options.secret, options.timeoutMs ?? 120_000, options.logFile);
+  return { origin, child, startMs: Math.round(performance.now() - started) };
 }
 
-/** SIGTERM to the process group this benchmark started, then SIGKILL if it lingers. */
-export async function stopDevServer(server: DevServer) {
-  const pid = server.child.pid;
-  if (pid === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.child.once("exit", () => resolve()));
-  const signal = (s: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, s);
-    } catch {
-      // already gone
-    }
-  };
-  signal("SIGTERM");
-  const done = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
-  if (!done) {
-    signal("SIGKILL");
-    await Promise.race([exited, sleep(5_000)]);
-  }
-}
+/** Stops the server this benchmark started (its whole process group). */
+export const stopDevServer = (server: DevServer) => stopProcessGroup(server.child);

@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { buildSeed, toSqlScript } from "../../src/seed/index.ts";
+import { stopProcessGroup, waitUntilServing } from "./dev-process.ts";
 import { PROJECT_ROOT, runWrangler } from "./wrangler.ts";
 
 /**
@@ -83,42 +83,11 @@ export async function startServer(dir: string, secret: string, timeoutMs = 120_0
     },
   );
   const server = { origin: `http://127.0.0.1:${port}`, dir, logFile, child };
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}); see ${logFile}`);
-    try {
-      const res = await fetch(`${server.origin}/api/v1/store`, {
-        headers: { authorization: `Bearer ${secret}` },
-        signal: AbortSignal.timeout(5_000),
-      });
-      await res.arrayBuffer();
-      if (res.status === 200) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  await stopServer(server);
-  throw new Error(`wrangler dev did not answer within ${timeoutMs} ms; see ${logFile}`);
+  await waitUntilServing(child, server.origin, secret, timeoutMs, logFile);
+  return server;
 }
 
-/** SIGTERM to the process group this script started, then SIGKILL if it lingers. */
-export async function stopServer(server: SoakServer) {
-  const pid = server.child.pid;
-  if (pid === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.child.once("exit", () => resolve()));
-  const signal = (s: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, s);
-    } catch {
-      // already gone
-    }
-  };
-  signal("SIGTERM");
-  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
-    signal("SIGKILL");
-    await Promise.race([exited, sleep(5_000)]);
-  }
-}
+/** Stops the server this script started (its whole process group). */
+export const stopServer = (server: SoakServer) => stopProcessGroup(server.child);
 
 export const removeState = (dir: string) => rmSync(dir, { recursive: true, force: true });
