@@ -1,12 +1,14 @@
 import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Context } from "hono";
 import type { AppEnv, Scope } from "../env.ts";
 import { listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
 import { getResource, listResource } from "./engine.ts";
-import { type ConventionQuery, conventionQuerySchema } from "./query-schema.ts";
+import { type ConventionQuery, conventionQuerySchema, writeQuerySchema } from "./query-schema.ts";
 import type { AnyResource } from "./resource.ts";
+import { created, updated } from "./writes.ts";
 
 interface ReadRouteOptions {
   /** Collection path under `/api/v1`, e.g. `/brands`. */
@@ -128,6 +130,75 @@ export function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, o:
             .where(eq(o.parent.idColumn, parentId)),
         }),
       );
+    },
+  );
+}
+
+interface WriteRouteOptions {
+  /** Collection path under `/api/v1`, e.g. `/brands`. */
+  path: string;
+  tag: string;
+  item: z.ZodType;
+  /** Singular noun for the operation id and summary (`Brand` → `createBrand`). */
+  singular: string;
+  description?: string;
+}
+
+/**
+ * `POST <path>`: validates the body, runs the resource's create verb (which returns the new id)
+ * and answers 201 with `Location` and the resource rendered like a get (`fields`, `locales`).
+ */
+export function mountCreate<B extends z.ZodType>(
+  app: OpenAPIHono<AppEnv>,
+  resource: AnyResource,
+  o: WriteRouteOptions & { body: B; create: (c: Context<AppEnv>, body: z.output<B>) => Promise<number> },
+) {
+  defineRoute(
+    app,
+    {
+      method: "post",
+      path: `/api/v1${o.path}`,
+      operationId: `create${o.singular}`,
+      summary: `Create a ${words(o.singular)}`,
+      description: o.description,
+      tags: [o.tag],
+      scope: "write",
+      query: writeQuerySchema(resource),
+      body: o.body,
+      responses: { 201: { description: "Created", content: { "application/json": { schema: o.item } } } },
+    },
+    async (c, { query, body }) =>
+      created(c, resource, o.path, await o.create(c, body), query as ConventionQuery),
+  );
+}
+
+/** `PATCH <path>/{id}`: runs the resource's update verb on the fields sent and answers the resource. */
+export function mountUpdate<B extends z.ZodType>(
+  app: OpenAPIHono<AppEnv>,
+  resource: AnyResource,
+  o: WriteRouteOptions & {
+    body: B;
+    update: (c: Context<AppEnv>, id: number, body: z.output<B>) => Promise<void>;
+  },
+) {
+  defineRoute(
+    app,
+    {
+      method: "patch",
+      path: `/api/v1${o.path}/{id}`,
+      operationId: `update${o.singular}`,
+      summary: `Update a ${words(o.singular)}`,
+      description: o.description,
+      tags: [o.tag],
+      scope: "write",
+      params: pathId,
+      query: writeQuerySchema(resource),
+      body: o.body,
+      responses: { 200: { description: "Updated", content: { "application/json": { schema: o.item } } } },
+    },
+    async (c, { params, query, body }) => {
+      await o.update(c, params.id, body);
+      return updated(c, resource, params.id, query as ConventionQuery);
     },
   );
 }

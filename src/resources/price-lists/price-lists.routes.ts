@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { writeQuerySchema } from "../../conventions/query-schema.ts";
-import { mountGet, mountList, mountSubList } from "../../conventions/routes.ts";
-import { created, updated } from "../../conventions/writes.ts";
+import { mountCreate, mountGet, mountList, mountSubList, mountUpdate } from "../../conventions/routes.ts";
 import { batch } from "../../db/client.ts";
 import { priceLists, priceListVariantPrices } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -35,50 +33,21 @@ export function registerPriceLists(app: OpenAPIHono<AppEnv>) {
   mountList(app, priceListResource, read);
   mountGet(app, priceListResource, read);
 
-  defineRoute(
-    app,
-    {
-      method: "post",
-      path: "/api/v1/price-lists",
-      operationId: "createPriceList",
-      summary: "Create a price list",
-      description:
-        "Creates the configuration only (no fixed variant prices). Percentages are decimal strings within -100..100; amounts are in EUR. Unknown category or brand ids are 400, one `errors[]` entry each.",
-      tags: [TAG],
-      scope: "write",
-      query: writeQuerySchema(priceListResource),
-      body: PriceListCreateSchema,
-      responses: {
-        201: { description: "Created", content: { "application/json": { schema: PriceListSchema } } },
-      },
-    },
-    async (c, { query, body }) =>
-      created(c, priceListResource, "/price-lists", await createPriceList(c, body), query),
-  );
+  mountCreate(app, priceListResource, {
+    ...read,
+    description:
+      "Creates the configuration only (no fixed variant prices). Percentages are decimal strings within -100..100; amounts are in EUR. Unknown category or brand ids are 400, one `errors[]` entry each.",
+    body: PriceListCreateSchema,
+    create: createPriceList,
+  });
 
-  defineRoute(
-    app,
-    {
-      method: "patch",
-      path: "/api/v1/price-lists/{id}",
-      operationId: "updatePriceList",
-      summary: "Update a price list",
-      description:
-        "Changes only the fields sent. A sent `category_discounts` or `brand_discounts` array replaces the whole array (`[]` clears it); `minimum_order_amount: null` removes it. Fixed variant prices are never touched.",
-      tags: [TAG],
-      scope: "write",
-      params: pathId,
-      query: writeQuerySchema(priceListResource),
-      body: PriceListUpdateSchema,
-      responses: {
-        200: { description: "Updated", content: { "application/json": { schema: PriceListSchema } } },
-      },
-    },
-    async (c, { params, query, body }) => {
-      await updatePriceList(c, params.id, body);
-      return updated(c, priceListResource, params.id, query);
-    },
-  );
+  mountUpdate(app, priceListResource, {
+    ...read,
+    description:
+      "Changes only the fields sent. A sent `category_discounts` or `brand_discounts` array replaces the whole array (`[]` clears it); `minimum_order_amount: null` removes it. Fixed variant prices are never touched.",
+    body: PriceListUpdateSchema,
+    update: updatePriceList,
+  });
 
   mountSubList(app, variantPriceResource, {
     path: "/price-lists/{id}/variant-prices",

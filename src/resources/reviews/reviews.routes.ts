@@ -1,9 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { writeQuerySchema } from "../../conventions/query-schema.ts";
-import { mountGet, mountList } from "../../conventions/routes.ts";
-import { created, updated } from "../../conventions/writes.ts";
+import { mountCreate, mountGet, mountList, mountUpdate } from "../../conventions/routes.ts";
 import type { AppEnv } from "../../env.ts";
-import { defineRoute, pathId } from "../../http/route.ts";
 import { reviewResource } from "./reviews.resource.ts";
 import { ReviewCreateSchema, ReviewSchema, ReviewUpdateSchema } from "./reviews.schema.ts";
 import { createReview, updateReview } from "./reviews.write.ts";
@@ -22,47 +19,19 @@ export function registerReviews(app: OpenAPIHono<AppEnv>) {
   mountList(app, reviewResource, read);
   mountGet(app, reviewResource, read);
 
-  defineRoute(
-    app,
-    {
-      method: "post",
-      path: "/api/v1/reviews",
-      operationId: "createReview",
-      summary: "Create a review",
-      description:
-        "Defaults: `status` `unpublished`, `created_at` now, `rating` null. Product reviews need `product_id` (and `variant_id`, when sent, must be one of its variants); store reviews take neither. Unknown order, customer, product or variant ids are 400, one entry each.",
-      tags: ["Reviews"],
-      scope: "write",
-      query: writeQuerySchema(reviewResource),
-      body: ReviewCreateSchema,
-      responses: {
-        201: { description: "Created", content: { "application/json": { schema: ReviewSchema } } },
-      },
-    },
-    async (c, { query, body }) => created(c, reviewResource, "/reviews", await createReview(c, body), query),
-  );
+  mountCreate(app, reviewResource, {
+    ...read,
+    description:
+      "Defaults: `status` `unpublished`, `created_at` now, `rating` null. Product reviews need `product_id` (and `variant_id`, when sent, must be one of its variants); store reviews take neither. Unknown order, customer, product or variant ids are 400, one entry each.",
+    body: ReviewCreateSchema,
+    create: createReview,
+  });
 
-  defineRoute(
-    app,
-    {
-      method: "patch",
-      path: "/api/v1/reviews/{id}",
-      operationId: "updateReview",
-      summary: "Update a review",
-      description:
-        "Changes only the fields sent; nullable fields accept null. The `type` / `product_id` / `variant_id` rules are checked on the review as it would be after the change.",
-      tags: ["Reviews"],
-      scope: "write",
-      params: pathId,
-      query: writeQuerySchema(reviewResource),
-      body: ReviewUpdateSchema,
-      responses: {
-        200: { description: "Updated", content: { "application/json": { schema: ReviewSchema } } },
-      },
-    },
-    async (c, { params, query, body }) => {
-      await updateReview(c, params.id, body);
-      return updated(c, reviewResource, params.id, query);
-    },
-  );
+  mountUpdate(app, reviewResource, {
+    ...read,
+    description:
+      "Changes only the fields sent; nullable fields accept null. The `type` / `product_id` / `variant_id` rules are checked on the review as it would be after the change.",
+    body: ReviewUpdateSchema,
+    update: updateReview,
+  });
 }

@@ -22,3 +22,6 @@ export const SupplierUpdateSchema = z
   .object({ name: name.optional(), internal_id: internalId.optional(), description: description.optional() })
   .strict()
   .openapi("SupplierUpdate", { example: { description: "Ships from Valencia" } });
+
+export type SupplierCreate = z.output<typeof SupplierCreateSchema>;
+export type SupplierUpdate = z.output<typeof SupplierUpdateSchema>;
