@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "./problem.ts";
+import { readCapped } from "./read-capped.ts";
 
 export const STANDARD_BODY_LIMIT = 1024 * 1024;
 export const BULK_BODY_LIMIT = 10 * 1024 * 1024;
@@ -43,25 +44,7 @@ const tooLarge = (limit: number) =>
   ]);
 
 async function readLimited(stream: ReadableStream<Uint8Array> | null, limit: number) {
-  if (!stream) return new Uint8Array();
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  const bytes = await readCapped(stream, limit);
+  if (bytes === null) throw tooLarge(limit);
+  return bytes;
 }

@@ -1,3 +1,5 @@
+import { readCapped } from "./read-capped.ts";
+
 /**
  * The one guard for outbound requests to client-supplied URLs (brand/category `image_url`
  * downloads, webhook deliveries): DECISIONS 11.14. `https` only, except plain `http` to loopback
@@ -283,27 +285,7 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
     await response.body?.cancel();
     return null;
   }
-  if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return readCapped(response.body, maxBytes);
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
