@@ -55,8 +55,9 @@ async function lookup(c: Context<AppEnv>, hash: string): Promise<CachedKey> {
   // The lookup goes by the SHA-256 of the secret through a UNIQUE index, never by the secret, and
   // the stored hash is then compared with the computed one in constant time: no step of the check
   // takes longer the more of a guessed key is right.
-  const row = await c.env.DB
-    .prepare("SELECT id, key_hash, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = ?")
+  const row = await c.env.DB.prepare(
+    "SELECT id, key_hash, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = ?",
+  )
     .bind(hash)
     .first<{
       id: number;
