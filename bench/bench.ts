@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --out DIR]
+ * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6).
@@ -22,12 +22,13 @@ import type { Results } from "./lib/results.ts";
 import { startDevServer, stopDevServer } from "./lib/server.ts";
 import { scenarios } from "./scenarios.ts";
 
-const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--bulk-mb M] [--no-bulk] [--out DIR]]
+const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--bulk-mb M] [--no-reads] [--no-bulk] [--out DIR]]
 
   --quick        smoke run: scale 0.5, 1.5 s per load run, 0.25 MB bulk payloads (CI)
   --scale N      seed scale (default 500: 20,000 products, 60,000 variants, 50,000 orders)
   --seconds S    duration of each autocannon run (default 10)
   --bulk-mb M    size of each bulk payload in MB (default 10, the bulk body limit is 10 MiB)
+  --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
   --render       only rewrite RESULTS.md from the results.json already in the output dir`;
@@ -42,6 +43,7 @@ async function main(argv: string[]) {
       scale: { type: "string" },
       seconds: { type: "string" },
       "bulk-mb": { type: "string" },
+      "no-reads": { type: "boolean" },
       "no-bulk": { type: "boolean" },
       out: { type: "string" },
       render: { type: "boolean" },
@@ -112,14 +114,16 @@ async function main(argv: string[]) {
   let reads: Results["reads"] = [];
   let bulk: BulkStage[] = [];
   try {
-    reads = await measureReads({
-      origin: server.origin,
-      secret,
-      scenarios: list,
-      connections: CONNECTIONS,
-      seconds,
-      errors,
-    });
+    if (!values["no-reads"]) {
+      reads = await measureReads({
+        origin: server.origin,
+        secret,
+        scenarios: list,
+        connections: CONNECTIONS,
+        seconds,
+        errors,
+      });
+    }
     if (!values["no-bulk"]) {
       bulk = await runBulkJobs({
         origin: server.origin,
@@ -135,7 +139,8 @@ async function main(argv: string[]) {
   } finally {
     await stopDevServer(server);
   }
-  captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
+  if (reads.length > 0)
+    captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
   if (bulk.length > 0) {
     // The floors write on floor.sqlite: the in-process run gets its own pre-job copy first.
     const inProcessFile = join(workDir, "in-process.sqlite");

@@ -158,6 +158,57 @@ describe("queue consumer: at most once per chunk", () => {
   });
 });
 
+/** The D1 binding, counting round trips: each `batch` and each single statement run is one. */
+function countingD1(d1: D1Database) {
+  const counter = { trips: 0 };
+  const count = (s: D1PreparedStatement): D1PreparedStatement => {
+    const bind = s.bind.bind(s);
+    const target = s as unknown as Record<string, unknown>;
+    for (const method of ["all", "first", "run", "raw"] as const) {
+      const run = (s[method] as (...args: unknown[]) => Promise<unknown>).bind(s);
+      target[method] = (...args: unknown[]) => {
+        counter.trips++;
+        return run(...args);
+      };
+    }
+    s.bind = (...values: unknown[]) => count(bind(...values));
+    return s;
+  };
+  const db = {
+    prepare: (query: string) => count(d1.prepare(query)),
+    batch: (statements: D1PreparedStatement[]) => {
+      counter.trips++;
+      return d1.batch(statements);
+    },
+  } as unknown as D1Database;
+  return { db, counter };
+}
+
+describe("queue consumer: D1 round trips", () => {
+  it("a variants chunk costs 3: open (job, ledger), match with markets, apply; a redelivery 1", async () => {
+    const p = await createProduct({ variants: [{}, {}, {}] });
+    const jobId = await variantsJob(
+      p.variantIds.map((id, i) => ({
+        id,
+        warehouse_stock: 50 + i,
+        prices: { market_es: { offer_price: { amount: "1.00", currency: "EUR" } } },
+      })),
+      2,
+    );
+    const { testEnv, sent } = capturingEnv();
+    const { db, counter } = countingD1(env.DB);
+    await deliver({ ...testEnv, DB: db }, { jobId, chunk: 0 });
+    expect(counter.trips).toBe(3);
+    expect(sent).toEqual([{ jobId, chunk: 1 }]);
+    expect(await stockOf(p.variantIds[1] as number)).toBe(51);
+    // The offer alone is valid because the match read that market_es already has a price.
+    expect((await jobOf(jobId)).summary).toMatchObject({ processed_records: 2, succeeded_records: 2 });
+    counter.trips = 0;
+    await deliver({ ...testEnv, DB: db }, { jobId, chunk: 0 });
+    expect(counter.trips).toBe(1);
+  });
+});
+
 describe("queue consumer: replay one record per batch", () => {
   it("a record whose effects fail on a constraint does not sink its neighbours", async () => {
     const taken = unique("TAKEN");

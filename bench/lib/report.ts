@@ -168,6 +168,34 @@ function otherTargets(r: Results): string[] {
   return out;
 }
 
+/** The read sections, or one line when the run skipped them (`--no-reads`). */
+function readSections(r: Results): string[] {
+  if (r.reads.length === 0) return ["Not measured (`--no-reads`)."];
+  return [
+    ...readTable(r),
+    "",
+    ...scenarioList(r.reads),
+    "",
+    "Where the time goes, per request (outside workerd: the served bundle's `fetch` called in Node over node:sqlite; *in-process engine* = in-process − SQL floor, the service's own JavaScript: routing, validation, rendering, JSON, ETag):",
+    "",
+    ...costTable(r.reads),
+    "",
+    "Slowest statements of each SQL floor (each alone, median; plan from EXPLAIN QUERY PLAN):",
+    "",
+    ...slowStatements(r),
+  ];
+}
+
+/** The command line that produced the results. */
+function command(r: Results): string {
+  const flags = [
+    r.mode === "quick" ? "--quick" : r.scale === 500 ? "" : `--scale ${r.scale}`,
+    r.reads.length === 0 ? "--no-reads" : "",
+    r.bulk.length === 0 ? "--no-bulk" : "",
+  ].filter((f) => f !== "");
+  return `npm run bench${flags.length > 0 ? ` -- ${flags.join(" ")}` : ""}`;
+}
+
 export function renderMarkdown(r: Results): string {
   const m = r.machine;
   const setup = Object.entries(r.setup)
@@ -179,7 +207,7 @@ export function renderMarkdown(r: Results): string {
   return [
     "# Benchmark results",
     "",
-    `Produced by \`npm run bench${r.mode === "quick" ? " -- --quick" : r.scale === 500 ? "" : ` -- --scale ${r.scale}`}\` (bench/bench.ts); the raw numbers are in results.json beside this file.`,
+    `Produced by \`${command(r)}\` (bench/bench.ts); the raw numbers are in results.json beside this file.`,
     "",
     "| machine | |",
     "| --- | --- |",
@@ -199,17 +227,7 @@ export function renderMarkdown(r: Results): string {
     "",
     "## Reads",
     "",
-    ...readTable(r),
-    "",
-    ...scenarioList(r.reads),
-    "",
-    "Where the time goes, per request (outside workerd: the served bundle's `fetch` called in Node over node:sqlite; *in-process engine* = in-process − SQL floor, the service's own JavaScript: routing, validation, rendering, JSON, ETag):",
-    "",
-    ...costTable(r.reads),
-    "",
-    "Slowest statements of each SQL floor (each alone, median; plan from EXPLAIN QUERY PLAN):",
-    "",
-    ...slowStatements(r),
+    ...readSections(r),
     "",
     "## Bulk jobs (POST to final state)",
     "",
@@ -225,8 +243,7 @@ export function renderMarkdown(r: Results): string {
     "",
     "## Targets (issue 6)",
     "",
-    ...targets(r),
-    "",
+    ...(r.reads.length > 0 ? [...targets(r), ""] : []),
     ...otherTargets(r),
     ...(r.errors.length > 0 ? ["", "## Errors during the run", "", ...r.errors.map((e) => `- ${e}`)] : []),
     "",

@@ -15,7 +15,10 @@ export type JsonRow = Record<string, unknown>;
 export const MAX_JSON_PARAM_BYTES = 512 * 1024;
 
 const encoder = new TextEncoder();
-export const utf8Length = (text: string) => encoder.encode(text).length;
+const NON_ASCII = /[\u0080-\uffff]/;
+/** UTF-8 bytes of a string; ASCII text (most payloads) is measured without encoding it. */
+export const utf8Length = (text: string) =>
+  NON_ASCII.test(text) ? encoder.encode(text).length : text.length;
 
 /** Rows grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
 export function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
@@ -53,6 +56,15 @@ export function insertJson(
   rows: JsonRow[],
   opts: { skipExisting?: string[] } = {},
 ): SQL[] {
+  return insertGroups(table, columns, jsonGroups(rows), opts);
+}
+
+function insertGroups(
+  table: string,
+  columns: string[],
+  groups: string[],
+  opts: { skipExisting?: string[] } = {},
+): SQL[] {
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
     columns.map((c) => field("j", c)),
@@ -64,7 +76,7 @@ export function insertJson(
         sql` AND `,
       )})`
     : sql``;
-  return jsonGroups(rows).map(
+  return groups.map(
     (json) => sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
   );
 }
@@ -82,6 +94,17 @@ export function updateJson(
   extraSet: SQL[] = [],
 ): SQL[] {
   if (columns.length === 0 && extraSet.length === 0) return [];
+  return updateGroups(table, keys, columns, jsonGroups(rows), extraSet);
+}
+
+function updateGroups(
+  table: string,
+  keys: string[],
+  columns: string[],
+  groups: string[],
+  extraSet: SQL[] = [],
+): SQL[] {
+  if (columns.length === 0 && extraSet.length === 0) return [];
   const sets = [
     ...columns.map(
       (c) =>
@@ -93,7 +116,7 @@ export function updateJson(
     keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
     sql` AND `,
   );
-  return jsonGroups(rows).map(
+  return groups.map(
     (json) =>
       sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${json}) AS j WHERE ${match}`,
   );
@@ -101,9 +124,10 @@ export function updateJson(
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
 export function upsertJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
+  const groups = jsonGroups(rows);
   return [
-    ...updateJson(table, keys, columns, rows),
-    ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
+    ...updateGroups(table, keys, columns, groups),
+    ...insertGroups(table, [...keys, ...columns], groups, { skipExisting: keys }),
   ];
 }
 

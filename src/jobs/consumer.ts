@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { rawBatch } from "../db/raw.ts";
 import { jobChunks, jobs } from "../db/schema/index.ts";
@@ -26,16 +26,18 @@ export const REPLAY_RECORDS_PER_INVOCATION = 25;
  */
 export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
   const db = createDb(env.DB);
-  const job = await loadRunningJob(db, message.jobId);
-  if (!job) return;
+  // The chunk's payload does not depend on the job row: R2 reads it while D1 answers.
+  const payload = startEarly(readChunk(env, message.jobId, message.chunk));
+  const opened = await openChunk(db, message.jobId, message.chunk);
+  if (!opened) return;
+  const { job, done } = opened;
   if (job.status !== "running") {
     // A retried last message of a job already final: its hooks may have failed, run them again.
     if (message.chunk === job.chunkCount - 1) await runFinalizedHooks(env, job);
     return;
   }
-  const done = await appliedParts(db, job.id, message.chunk);
   if (!done.has(WHOLE_CHUNK)) {
-    const records = await readChunk(env, job.id, message.chunk);
+    const records = await payload();
     if (records === null) {
       await failChunk(env, job, message.chunk, done, "The stored payload of this chunk could not be read.");
     } else {
@@ -51,22 +53,42 @@ export async function processJobMessage(env: Bindings, message: JobMessage): Pro
   await advance(env, db, job, message.chunk);
 }
 
-/** The job, moved from `pending` to `running` on its first message; null when it is gone. */
-async function loadRunningJob(db: Db, jobId: string): Promise<JobRow | null> {
-  await db
-    .update(jobs)
-    .set({ status: "running", startedAt: nowIso() })
-    .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending")));
-  const job = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId) });
-  return job ?? null;
+/**
+ * One round trip (a batch) for what a message needs first: the job moved from `pending` to
+ * `running` on its first message, the job row, and the ledger parts of this chunk already applied
+ * (the record indices of a replay, or WHOLE_CHUNK). Null when the job is gone.
+ */
+async function openChunk(
+  db: Db,
+  jobId: string,
+  chunk: number,
+): Promise<{ job: JobRow; done: Set<number> } | null> {
+  const [, rows, parts] = await db.batch([
+    db
+      .update(jobs)
+      .set({ status: "running", startedAt: nowIso() })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"))),
+    db.select().from(jobs).where(eq(jobs.id, jobId)),
+    db
+      .select({ part: jobChunks.part })
+      .from(jobChunks)
+      .where(and(eq(jobChunks.jobId, jobId), eq(jobChunks.chunkIndex, chunk))),
+  ]);
+  const job = rows[0];
+  return job ? { job, done: new Set(parts.map((r) => r.part)) } : null;
 }
 
-async function appliedParts(db: Db, jobId: string, chunk: number) {
-  const rows = await db
-    .select({ part: jobChunks.part })
-    .from(jobChunks)
-    .where(and(eq(jobChunks.jobId, jobId), eq(jobChunks.chunkIndex, chunk)));
-  return new Set(rows.map((r) => r.part));
+/** Starts `work` now; its result, or its error, comes only to the caller that asks for it. */
+function startEarly<T>(work: Promise<T>): () => Promise<T> {
+  const settled = work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  return async () => {
+    const result = await settled;
+    if (!result.ok) throw result.error;
+    return result.value;
+  };
 }
 
 async function readChunk(env: Bindings, jobId: string, chunk: number): Promise<ChunkRecord[] | null> {
@@ -194,14 +216,9 @@ export async function advance(env: Bindings, db: Db, job: JobRow, chunk: number)
 /** A message the queue gave up on: its chunk's records fail with OTHER and later chunks still run. */
 export async function processDeadLetter(env: Bindings, message: JobMessage): Promise<void> {
   const db = createDb(env.DB);
-  const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.jobId) });
-  if (!job || (job.status !== "running" && job.status !== "pending")) return;
-  if (job.status === "pending") {
-    await rawBatch(env.DB, [
-      sql`UPDATE jobs SET status = 'running', started_at = ${nowIso()} WHERE id = ${job.id} AND status = 'pending'`,
-    ]);
-  }
-  const done = await appliedParts(db, job.id, message.chunk);
+  const opened = await openChunk(db, message.jobId, message.chunk);
+  if (opened?.job.status !== "running") return;
+  const { job, done } = opened;
   if (!done.has(WHOLE_CHUNK)) {
     await failChunk(
       env,
@@ -211,5 +228,5 @@ export async function processDeadLetter(env: Bindings, message: JobMessage): Pro
       "This chunk could not be processed after repeated attempts.",
     );
   }
-  await advance(env, db, { ...job, status: "running" }, message.chunk);
+  await advance(env, db, job, message.chunk);
 }

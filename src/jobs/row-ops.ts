@@ -83,7 +83,9 @@ export class RowOps {
       const deletesByKeys = new Map<string, JsonRow[]>();
       for (const { keys, row } of ops.deletes.values()) {
         const k = keys.join(",");
-        deletesByKeys.set(k, [...(deletesByKeys.get(k) ?? []), row]);
+        const rows = deletesByKeys.get(k);
+        if (rows) rows.push(row);
+        else deletesByKeys.set(k, [row]);
       }
       for (const [keys, rows] of deletesByKeys) out.push(...deleteJson(table, keys.split(","), rows));
       out.push(...insertJson(table, [...ops.insertColumns], ops.inserts));

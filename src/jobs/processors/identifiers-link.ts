@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { isoNow } from "../../conventions/params.ts";
+import { rawBatch } from "../../db/raw.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
 import { RowOps } from "../row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
 import { nonEmpty, validateFields } from "../validate.ts";
-import { matchVariants, type VariantKey } from "./match-variants.ts";
+import { collectMatches, matchQuery, type VariantKey } from "./match-variants.ts";
 
 export const LinkIdentifiersItem = z
   .object({
@@ -69,10 +70,13 @@ export const identifiersLink: Processor = {
         supplier_internal_id: item.supplier_internal_id,
       });
     }
-    const [eanMatches, skuMatches] = await Promise.all([
-      matchVariants(ctx.env.DB, "ean", byEan),
-      matchVariants(ctx.env.DB, "sku_supplier", bySku),
-    ]);
+    // Both kinds of match in one round trip.
+    const [eanRows, skuRows] =
+      byEan.length + bySku.length > 0
+        ? await rawBatch(ctx.env.DB, [matchQuery("ean", byEan), matchQuery("sku_supplier", bySku)])
+        : [];
+    const eanMatches = collectMatches(eanRows?.results ?? []);
+    const skuMatches = collectMatches(skuRows?.results ?? []);
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
     for (const chunkRecord of records) {

@@ -1,9 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
 import { SHOP_CURRENCY } from "../../conventions/locales.ts";
 import { toScale } from "../../conventions/money.ts";
 import { isoNow } from "../../conventions/params.ts";
-import { rawAll } from "../../db/raw.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
 import { RowOps } from "../row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
@@ -89,14 +87,9 @@ export const priceListPrices: Processor = {
         supplier_internal_id: record.supplier_internal_id,
       });
     }
-    const matches = await matchVariants(ctx.env.DB, VARIANT_BY[options.match_by], keys);
-    const matchedIds = [...matches.values()].flatMap((m) => m.map((v) => v.id));
-    const existingRows = await rawAll<{ variant_id: number }>(
-      ctx.env.DB,
-      sql`SELECT variant_id FROM price_list_variant_prices WHERE price_list_id = ${priceListId}
-          AND variant_id IN (SELECT value FROM json_each(${JSON.stringify(matchedIds)}))`,
-    );
-    const priced = new Set(existingRows.map((r) => r.variant_id));
+    // The matches and whether each already has a fixed price in this list, in one query.
+    const matches = await matchVariants(ctx.env.DB, VARIANT_BY[options.match_by], keys, { priceListId });
+    const priced = new Set([...matches.values()].flatMap((m) => m.filter((v) => v.priced).map((v) => v.id)));
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];

@@ -6,7 +6,7 @@ import { RowOps } from "../row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
 import { validateFields } from "../validate.ts";
 import { planVariantWrite, variantWriteShape } from "../variant-fields.ts";
-import { existingMarkets, matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
 
 export const VariantUpdateRecord = z
   .object({
@@ -53,11 +53,12 @@ export const variantsUpdate: Processor = {
       parsed.set(index, record);
       keys.push({ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) });
     }
-    const matches = await matchVariants(ctx.env.DB, by, keys);
-    const markets = await existingMarkets(
-      ctx.env.DB,
-      [...matches.values()].flatMap((m) => (m.length === 1 ? [m[0]?.id as number] : [])),
-    );
+    // The matches and the markets each matched variant already has a price in, in one query.
+    const matches = await matchVariants(ctx.env.DB, by, keys, { markets: true });
+    const markets = new Map<number, Set<string>>();
+    for (const found of matches.values()) {
+      for (const v of found) if (!markets.has(v.id)) markets.set(v.id, new Set(v.markets));
+    }
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
