@@ -1,5 +1,6 @@
 import { and } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batch } from "../db/client.ts";
 import { ApiError } from "../http/problem.ts";
 import type { ConventionQuery } from "./query-schema.ts";
@@ -149,12 +150,13 @@ function planLoads(
   const queries: BatchItem<"sqlite">[] = [];
   const order: string[] = [];
   const tr = resource.translations;
-  if (tr && selection.translated.length > 0 && rows.length > 0) {
+  const trColumns = tr ? translationColumns(tr, selection.translated) : null;
+  if (tr && trColumns !== null && selection.translated.length > 0 && rows.length > 0) {
+    const where = and(jsonIn(tr.fk, ids), jsonIn(tr.localeColumn, ctx.locales));
     queries.push(
-      ctx.db
-        .select()
-        .from(tr.table)
-        .where(and(jsonIn(tr.fk, ids), jsonIn(tr.localeColumn, ctx.locales))),
+      trColumns === "all"
+        ? ctx.db.select().from(tr.table).where(where)
+        : ctx.db.select(trColumns).from(tr.table).where(where),
     );
     order.push(TRANSLATIONS);
   }
@@ -203,6 +205,21 @@ function planLoads(
       return related;
     },
   };
+}
+
+/**
+ * The translation columns the selected translated fields read, keyed as drizzle keys them (with
+ * the row's key and locale); "all" when a field does not say; null when none is needed.
+ */
+function translationColumns(
+  tr: NonNullable<AnyResource["translations"]>,
+  translated: string[],
+): Record<string, SQLiteColumn> | "all" | null {
+  const declared = translated.map((name) => tr.fields[name]?.columns);
+  if (declared.some((columns) => columns === undefined)) return "all";
+  const needed = new Set(declared.flat() as SQLiteColumn[]);
+  if (needed.size === 0) return null;
+  return Object.fromEntries([tr.fk, tr.localeColumn, ...needed].map((column) => [columnKey(column), column]));
 }
 
 function renderOne(

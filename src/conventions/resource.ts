@@ -32,6 +32,12 @@ export interface FieldDef<Row> {
 export interface TranslatedFieldDef<Row, TrRow> {
   kind?: "default" | "optional";
   render: (tr: TrRow | undefined, locale: string, row: Row, ctx: RenderContext) => unknown;
+  /**
+   * The translation-table columns `render` reads (`[]`: none). When every selected translated field
+   * declares them, only those columns are loaded, and no query runs when none is needed; absent:
+   * the whole translation row.
+   */
+  columns?: SQLiteColumn[];
 }
 
 /** Nested objects of a loader, rendered by the engine: nested name → (nested row id → rendered object). */

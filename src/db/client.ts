@@ -2,6 +2,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Db } from "../env.ts";
+import { fastBatch } from "./fast-batch.ts";
 import * as schema from "./schema/index.ts";
 
 export const createDb = (d1: D1Database | D1DatabaseSession): Db => drizzle(d1 as D1Database, { schema });
@@ -36,7 +37,7 @@ export async function batch<T extends readonly [BatchItem<"sqlite">, ...BatchIte
   queries: T,
 ) {
   c.get("dbStats").roundTrips++;
-  return c.get("db").batch(queries);
+  return fastBatch(c.get("db"), queries);
 }
 
 /** Counts one round trip for a single query run outside `batch`. */

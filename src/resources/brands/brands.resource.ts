@@ -2,6 +2,7 @@ import { intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
+import { translatedColumn } from "../../conventions/translated-column.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
 
 type BrandRow = typeof brands.$inferSelect;
@@ -28,13 +29,17 @@ export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
     fk: brandTranslations.brandId,
     localeColumn: brandTranslations.locale,
     fields: {
-      url: { kind: "default", render: (_tr, locale, row, ctx) => localizedUrl(ctx.store, locale, row.slug) },
-      description: { render: (tr) => tr?.description ?? null },
-      body_html: { render: (tr) => tr?.bodyHtml ?? null },
-      long_name: { render: (tr) => tr?.longName ?? null },
-      meta_title: { render: (tr) => tr?.metaTitle ?? null },
-      meta_description: { render: (tr) => tr?.metaDescription ?? null },
-      size_guide_file: { render: (tr) => tr?.sizeGuideFile ?? null },
+      url: {
+        kind: "default",
+        columns: [],
+        render: (_tr, locale, row, ctx) => localizedUrl(ctx.store, locale, row.slug),
+      },
+      description: translatedColumn(brandTranslations.description),
+      body_html: translatedColumn(brandTranslations.bodyHtml),
+      long_name: translatedColumn(brandTranslations.longName),
+      meta_title: translatedColumn(brandTranslations.metaTitle),
+      meta_description: translatedColumn(brandTranslations.metaDescription),
+      size_guide_file: translatedColumn(brandTranslations.sizeGuideFile),
     },
   },
   filters: {

@@ -3,6 +3,7 @@ import { boolParam, enumParam, intListParam, intParam, stringListParam } from ".
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
+import { translatedColumn } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 
 type CategoryRow = typeof categories.$inferSelect;
@@ -30,14 +31,18 @@ export const categoryResource = defineResource<CategoryRow, CategoryTranslationR
     fk: categoryTranslations.categoryId,
     localeColumn: categoryTranslations.locale,
     fields: {
-      name: { kind: "default", render: (tr) => tr?.name ?? null },
-      url: { kind: "default", render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug) },
-      slug: { render: (tr) => tr?.slug ?? null },
-      description: { render: (tr) => tr?.description ?? null },
-      body_html: { render: (tr) => tr?.bodyHtml ?? null },
-      long_name: { render: (tr) => tr?.longName ?? null },
-      meta_title: { render: (tr) => tr?.metaTitle ?? null },
-      meta_description: { render: (tr) => tr?.metaDescription ?? null },
+      name: translatedColumn(categoryTranslations.name, "default"),
+      url: {
+        kind: "default",
+        columns: [categoryTranslations.slug],
+        render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug),
+      },
+      slug: translatedColumn(categoryTranslations.slug),
+      description: translatedColumn(categoryTranslations.description),
+      body_html: translatedColumn(categoryTranslations.bodyHtml),
+      long_name: translatedColumn(categoryTranslations.longName),
+      meta_title: translatedColumn(categoryTranslations.metaTitle),
+      meta_description: translatedColumn(categoryTranslations.metaDescription),
     },
   },
   filters: {

@@ -5,6 +5,7 @@ import { enumParam, intListParam, stringListParam } from "../../conventions/para
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
+import { translatedColumn } from "../../conventions/translated-column.ts";
 import {
   productCategories,
   productImages,
@@ -32,10 +33,6 @@ const variantExists = (condition: ReturnType<typeof sql>) =>
  */
 const inCategoryTrees = (ids: number[]) =>
   sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree))`;
-
-const translated = (pick: (tr: ProductTranslationRow) => string | null) => ({
-  render: (tr: ProductTranslationRow | undefined) => (tr ? pick(tr) : null),
-});
 
 export const productResource = defineResource<ProductRow, ProductTranslationRow>({
   name: "products",
@@ -70,15 +67,19 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
     fk: productTranslations.productId,
     localeColumn: productTranslations.locale,
     fields: {
-      name: { kind: "default", ...translated((t) => t.name) },
-      slug: { kind: "default", ...translated((t) => t.slug) },
-      slug_base: { kind: "default", ...translated((t) => t.slugBase) },
-      url: { kind: "default", render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug) },
-      description: translated((t) => t.description),
-      body_html: translated((t) => t.bodyHtml),
-      long_name: translated((t) => t.longName),
-      meta_title: translated((t) => t.metaTitle),
-      meta_description: translated((t) => t.metaDescription),
+      name: translatedColumn(productTranslations.name, "default"),
+      slug: translatedColumn(productTranslations.slug, "default"),
+      slug_base: translatedColumn(productTranslations.slugBase, "default"),
+      url: {
+        kind: "default",
+        columns: [productTranslations.slug],
+        render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug),
+      },
+      description: translatedColumn(productTranslations.description),
+      body_html: translatedColumn(productTranslations.bodyHtml),
+      long_name: translatedColumn(productTranslations.longName),
+      meta_title: translatedColumn(productTranslations.metaTitle),
+      meta_description: translatedColumn(productTranslations.metaDescription),
     },
   },
   loaders: {

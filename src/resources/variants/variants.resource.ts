@@ -3,6 +3,7 @@ import { marketByKey } from "../../conventions/locales.ts";
 import { type Money, money } from "../../conventions/money.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
+import { translatedColumn } from "../../conventions/translated-column.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 
 type VariantRow = typeof variants.$inferSelect;
@@ -104,7 +105,7 @@ export const variantResource = defineResource<VariantRow, VariantTranslationRow>
     table: variantTranslations,
     fk: variantTranslations.variantId,
     localeColumn: variantTranslations.locale,
-    fields: { name: { kind: "default", render: (tr) => tr?.name ?? null } },
+    fields: { name: translatedColumn(variantTranslations.name, "default") },
   },
   loaders: {
     prices: {
