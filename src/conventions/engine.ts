@@ -5,10 +5,11 @@ import type { Context } from "hono";
 import { batch } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../http/problem.ts";
+import { idList, idQuery } from "./id-set.ts";
 import { marketsOfLocales } from "./locales.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
-import { type Row, renderRows, selectionOf } from "./render.ts";
+import { planRender, type Row, selectionOf } from "./render.ts";
 import type { AnyResource, RenderContext } from "./resource.ts";
 import { getStoreSettings } from "./store-settings.ts";
 
@@ -56,8 +57,8 @@ export interface ListParent {
 }
 
 /**
- * A list page: 1 round trip for count + rows (and the parent's existence), 1 for the page's related
- * data, 1 for the default representations of includes and nested objects.
+ * A list page in one round trip: count, rows, the parent's existence, and everything the rows'
+ * rendering needs (filtered by the page query itself). Nested objects cost one more.
  */
 export async function listResource(
   c: Context<AppEnv>,
@@ -71,12 +72,17 @@ export async function listResource(
   const page = query.page ?? 1;
   const perPage = query.per_page ?? per.default;
   const where = and(extraWhere, resource.scope?.(ctx), ...filterConditions(resource, query, ctx));
-  const [[total], rows, parentRows] = (await batch(c, [
+  const sort = query.sort ?? resource.defaultSort;
+  const offset = (page - 1) * perPage;
+  const pageIds = idQuery(pageQuery(resource, ctx, where, sort, perPage, offset, { id: resource.idColumn }));
+  const plan = planRender(ctx, resource, pageIds, selectionOf(resource, query));
+  const [[total], rows, ...rest] = (await batch(c, [
     ctx.db.select({ n: count() }).from(resource.table).where(where),
-    pageQuery(resource, ctx, where, query.sort ?? resource.defaultSort, perPage, (page - 1) * perPage),
+    pageQuery(resource, ctx, where, sort, perPage, offset, rowColumns(resource)),
     ...(parent ? [parent.query] : []),
-  ])) as unknown as [[{ n: number }], Row[], unknown[] | undefined];
-  if (parent && (parentRows ?? []).length === 0) throw notFound(parent.label);
+    ...plan.queries,
+  ])) as unknown as [[{ n: number }], Row[], ...unknown[]];
+  if (parent && ((rest.shift() as unknown[] | undefined) ?? []).length === 0) throw notFound(parent.label);
   const totalCount = total?.n ?? 0;
   if (rows.length === 0 && page > 1) {
     throw new ApiError("page_not_found", `Page ${page} is beyond the last page`, [
@@ -87,14 +93,14 @@ export async function listResource(
       },
     ]);
   }
-  const data = await renderRows(ctx, resource, rows, selectionOf(resource, query));
+  const data = await plan.finish(rows, rest);
   return {
     pagination: paginationOf(c.req.url, page, perPage, totalCount),
     data,
   };
 }
 
-/** One resource by id with the request's `fields`, `includes` and `locales`; 404 when absent. */
+/** One resource by id with the request's `fields`, `includes` and `locales`, in one round trip; 404 when absent. */
 export async function getResource(
   c: Context<AppEnv>,
   resource: AnyResource,
@@ -104,11 +110,13 @@ export async function getResource(
 ) {
   const ctx = await renderContext(c, query.locales);
   const where = and(eq(resource.idColumn, id), extraWhere, resource.scope?.(ctx));
-  const [rows] = (await batch(c, [
+  const plan = planRender(ctx, resource, idList([id]), selectionOf(resource, query));
+  const [rows, ...rest] = (await batch(c, [
     ctx.db.select(rowColumns(resource)).from(resource.table).where(where).limit(1),
-  ])) as unknown as [Row[]];
+    ...plan.queries,
+  ])) as unknown as [Row[], ...unknown[]];
   if (rows.length === 0) throw notFound(resource.label);
-  const [item] = await renderRows(ctx, resource, rows, selectionOf(resource, query));
+  const [item] = await plan.finish(rows, rest);
   return item as Record<string, unknown>;
 }
 
@@ -128,12 +136,12 @@ function pageQuery(
   sort: string,
   limit: number,
   offset: number,
+  columns: Record<string, SQLiteColumn | SQL.Aliased>,
 ) {
   const match = /^(.*)_(asc|desc)$/.exec(sort);
   const def = match ? resource.sorts[match[1] as string] : undefined;
   if (!match || !def) throw new ApiError("invalid_parameter", `Unknown sort ${sort}`);
   const dir = match[2] === "asc" ? asc : desc;
-  const columns = rowColumns(resource);
   if ("column" in def) {
     return ctx.db
       .select(columns)

@@ -1,28 +1,36 @@
 import { asc, eq, getTableColumns } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../env.ts";
+import { type IdSet, idQuery } from "./id-set.ts";
 import type { AnyResource, IncludeDef } from "./resource.ts";
-import { jsonIn } from "./sql.ts";
+import { columnKey } from "./sql.ts";
 
 type Row = Record<string, unknown> & { id: number };
+
+/** The ids a subquery selects, for `IdSet`s built before any row is read. */
+const selectIds = (db: Db, column: SQLiteColumn, from: SQLiteTable, where: ReturnType<IdSet["in"]>) =>
+  idQuery(db.select({ id: column }).from(from).where(where));
 
 /** To-one include through a foreign key on the parent row (product → brand). */
 export function belongsTo<R extends Row>(
   resource: () => AnyResource,
-  fk: (row: R) => number | null,
+  link: { fk: SQLiteColumn; parentId: SQLiteColumn; parentTable: SQLiteTable },
 ): IncludeDef<R> {
+  const childIds = (db: Db, ids: IdSet) => selectIds(db, link.fk, link.parentTable, ids.in(link.parentId));
   return {
     resource,
     kind: "one",
-    query: (db, rows) => {
-      const ids = [...new Set(rows.map(fk).filter((id): id is number => id !== null))];
+    query: (db, ids) => {
       const child = resource();
-      return db.select().from(child.table).where(jsonIn(child.idColumn, ids));
+      return db.select().from(child.table).where(childIds(db, ids).in(child.idColumn));
     },
+    childIds,
     group: (result, rows) => {
+      const fkKey = columnKey(link.fk);
       const byId = new Map((result as Row[]).map((r) => [r.id, r]));
       return new Map(
         rows.map((row) => {
-          const id = fk(row);
+          const id = row[fkKey] as number | null;
           const child = id === null ? undefined : byId.get(id);
           return [row.id, child ? [child] : []];
         }),
@@ -35,28 +43,29 @@ export function belongsTo<R extends Row>(
 export function hasMany<R extends Row>(
   resource: () => AnyResource,
   childFk: SQLiteColumn,
-  childFkKey: string,
   order: SQLiteColumn[],
 ): IncludeDef<R> {
   return {
     resource,
     kind: "many",
-    query: (db, rows) =>
+    query: (db, ids) =>
       db
         .select()
         .from(resource().table)
-        .where(
-          jsonIn(
-            childFk,
-            rows.map((r) => r.id),
-          ),
-        )
+        .where(ids.in(childFk))
         .orderBy(...order.map((c) => asc(c))),
+    childIds: (db, ids) => {
+      const child = resource();
+      return selectIds(db, child.idColumn, child.table, ids.in(childFk));
+    },
     group: (result) => {
+      const key = columnKey(childFk);
       const out = new Map<number, Row[]>();
       for (const child of result as Row[]) {
-        const parent = child[childFkKey] as number;
-        out.set(parent, [...(out.get(parent) ?? []), child]);
+        const parent = child[key] as number;
+        const list = out.get(parent);
+        if (list) list.push(child);
+        else out.set(parent, [child]);
       }
       return out;
     },
@@ -71,24 +80,22 @@ export function manyThrough<R extends Row>(
   return {
     resource,
     kind: "many",
-    query: (db, rows) => {
+    query: (db, ids) => {
       const child = resource();
       return db
         .select({ ...getTableColumns(child.table), __parent: link.parent })
         .from(link.table)
         .innerJoin(child.table, eq(child.idColumn, link.child))
-        .where(
-          jsonIn(
-            link.parent,
-            rows.map((r) => r.id),
-          ),
-        )
+        .where(ids.in(link.parent))
         .orderBy(asc(link.parent), asc(link.position));
     },
+    childIds: (db, ids) => selectIds(db, link.child, link.table, ids.in(link.parent)),
     group: (result) => {
       const out = new Map<number, Row[]>();
       for (const { __parent, ...child } of result as (Row & { __parent: number })[]) {
-        out.set(__parent, [...(out.get(__parent) ?? []), child as Row]);
+        const list = out.get(__parent);
+        if (list) list.push(child as Row);
+        else out.set(__parent, [child as Row]);
       }
       return out;
     },

@@ -3,13 +3,14 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { batch } from "../db/client.ts";
 import { ApiError } from "../http/problem.ts";
+import { type IdSet, idList } from "./id-set.ts";
 import type { ConventionQuery } from "./query-schema.ts";
 import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
 import { columnKey, jsonIn } from "./sql.ts";
 
 /**
- * Rendering a page of rows: the related data its selection needs, loaded in one round trip, and
- * the default representation of included rows and nested objects in one more.
+ * Rendering a page of rows: the related data its selection needs and its includes with their own
+ * related data, planned to go in the page's own round trip; nested objects in one more.
  */
 export type Row = Record<string, unknown> & { id: number };
 
@@ -46,89 +47,118 @@ export function selectionOf(
 
 export const defaultSelection = (resource: AnyResource) => selectionOf(resource, {});
 
+/** The queries a page needs besides its rows, and how to render the rows once they answered. */
+export interface RenderPlan {
+  queries: BatchItem<"sqlite">[];
+  /** Renders `rows` from this plan's share of the batch results (same order as `queries`). */
+  finish(rows: Row[], results: unknown[]): Promise<Record<string, unknown>[]>;
+}
+
 /**
- * Loads what the selection needs for these rows in one round trip, then the default representation
- * of included rows and nested objects in one more, and renders.
+ * Plans everything a selection needs for the rows `ids` names: their translations and loaders,
+ * each include's rows, and what those included rows' default representation needs, all filtered
+ * by `ids` (a list, or the page query itself) so they go in the same round trip as the rows.
+ * Only objects a loader nests (a price list's discount targets) cost one more round trip.
  */
-export async function renderRows(
+export function planRender(
   ctx: RenderContext,
   resource: AnyResource,
-  rows: Row[],
+  ids: IdSet,
   selection: Selection,
-): Promise<Record<string, unknown>[]> {
-  if (rows.length === 0) return [];
-  const level1 = planLoads(ctx, resource, rows, selection, true);
+): RenderPlan {
+  const level1 = planLoads(ctx, resource, ids, selection, true);
   const includePlans = selection.includes.map((name) => {
     const def = resource.includes?.[name];
     if (!def) throw new ApiError("invalid_parameter", `Unknown include ${name}`);
-    return { name, def, query: def.query(ctx.db, rows, ctx) };
+    const child = def.resource();
+    // An include may name its representation (`IncludeDef.fields`): fixed fields plus exactly those.
+    const childSelection = def.fields ? selectionOf(child, { fields: def.fields }) : defaultSelection(child);
+    return {
+      name,
+      def,
+      child,
+      childSelection,
+      query: def.query(ctx.db, ids, ctx),
+      loads: planLoads(ctx, child, def.childIds(ctx.db, ids), childSelection, false),
+    };
   });
-  const queries = [...level1.queries, ...includePlans.map((p) => p.query)];
-  const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
-  const loadResults = results.slice(0, level1.queries.length);
+  const queries = [...level1.queries, ...includePlans.flatMap((p) => [p.query, ...p.loads.queries])];
 
-  // Included rows and nested objects, each in its resource's default representation.
-  const grouped = includePlans.map((plan, i) => plan.def.group(results[level1.queries.length + i], rows));
-  const nestedSets = level1.nestedSets(loadResults);
-  const rendered = await renderDefaults(ctx, [
-    ...includePlans.map((plan, i) => ({
-      resource: plan.def.resource(),
-      rows: [...(grouped[i] as Map<number, Record<string, unknown>[]>).values()].flat() as Row[],
-      fields: plan.def.fields,
-    })),
-    ...nestedSets,
-  ]);
-  const nested: Record<string, NestedRendered> = {};
-  nestedSets.forEach((set, i) => {
-    const byName = nested[set.loader] ?? {};
-    byName[set.name] = rendered[includePlans.length + i] as Map<number, Record<string, unknown>>;
-    nested[set.loader] = byName;
-  });
-  const related = level1.collect(loadResults, nested);
+  return {
+    queries,
+    async finish(rows, results) {
+      if (rows.length === 0) return [];
+      let offset = 0;
+      const take = (n: number) => {
+        offset += n;
+        return results.slice(offset - n, offset);
+      };
+      const loadResults = take(level1.queries.length);
 
-  const included: Record<string, Map<number, Record<string, unknown>[]>> = {};
-  includePlans.forEach((plan, i) => {
-    const byId = rendered[i] as Map<number, Record<string, unknown>>;
-    const byParent = new Map<number, Record<string, unknown>[]>();
-    for (const [parentId, children] of grouped[i] as Map<number, Record<string, unknown>[]>) {
-      byParent.set(
-        parentId,
-        children.map((r) => byId.get((r as Row).id) as Record<string, unknown>),
-      );
-    }
-    included[plan.name] = byParent;
-  });
+      const included = new Map<string, Map<number, Record<string, unknown>[]>>();
+      for (const plan of includePlans) {
+        const [result, ...childLoads] = take(1 + plan.loads.queries.length);
+        const related = plan.loads.collect(childLoads, {});
+        const rendered = new Map<number, Record<string, unknown>>();
+        const byParent = new Map<number, Record<string, unknown>[]>();
+        for (const [parentId, children] of plan.def.group(result, rows)) {
+          byParent.set(
+            parentId,
+            children.map((child) => {
+              const id = (child as Row).id;
+              let out = rendered.get(id);
+              if (!out) {
+                out = renderOne(ctx, plan.child, child as Row, related, plan.childSelection);
+                rendered.set(id, out);
+              }
+              return out;
+            }),
+          );
+        }
+        included.set(plan.name, byParent);
+      }
 
-  return rows.map((row) => {
-    const out = renderOne(ctx, resource, row, related, selection);
-    for (const { name, def } of includePlans) {
-      const children = included[name]?.get(row.id) ?? [];
-      out[name] = def.kind === "one" ? (children[0] ?? null) : children;
-    }
-    return out;
-  });
+      const nestedSets = level1.nestedSets(loadResults);
+      const renderedNested = nestedSets.length > 0 ? await renderDefaults(ctx, nestedSets) : [];
+      const nested: Record<string, NestedRendered> = {};
+      nestedSets.forEach((set, i) => {
+        const byName = nested[set.loader] ?? {};
+        byName[set.name] = renderedNested[i] as Map<number, Record<string, unknown>>;
+        nested[set.loader] = byName;
+      });
+      const related = level1.collect(loadResults, nested);
+
+      return rows.map((row) => {
+        const out = renderOne(ctx, resource, row, related, selection);
+        for (const { name, def } of includePlans) {
+          const children = included.get(name)?.get(row.id) ?? [];
+          out[name] = def.kind === "one" ? (children[0] ?? null) : children;
+        }
+        return out;
+      });
+    },
+  };
 }
 
 /**
  * Renders sets of other resources' rows in their default representation (request locales), loading
  * what they need in one round trip for all sets. Returns, per set, row id → rendered object.
  */
-async function renderDefaults(
-  ctx: RenderContext,
-  sets: { resource: AnyResource; rows: Row[]; fields?: string[] }[],
-) {
-  const plans = sets.map(({ resource, rows, fields }) => {
+async function renderDefaults(ctx: RenderContext, sets: { resource: AnyResource; rows: Row[] }[]) {
+  const plans = sets.map(({ resource, rows }) => {
     const unique = uniqueRows(rows);
-    // An include may name its representation (`IncludeDef.fields`): fixed fields plus exactly those.
-    const selection = fields ? selectionOf(resource, { fields }) : defaultSelection(resource);
-    return { resource, rows: unique, selection, loads: planLoads(ctx, resource, unique, selection, false) };
+    const selection = defaultSelection(resource);
+    const loads = planLoads(ctx, resource, idList(unique.map((r) => r.id)), selection, false);
+    return { resource, rows: unique, selection, loads };
   });
-  const queries = plans.flatMap((p) => p.loads.queries);
+  const queries = plans.flatMap((p) => (p.rows.length > 0 ? p.loads.queries : []));
   const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
   let offset = 0;
   return plans.map((p) => {
-    const related = p.loads.collect(results.slice(offset, offset + p.loads.queries.length), {});
-    offset += p.loads.queries.length;
+    if (p.rows.length === 0) return new Map<number, Record<string, unknown>>();
+    const own = results.slice(offset, offset + p.loads.queries.length);
+    offset += own.length;
+    const related = p.loads.collect(own, {});
     return new Map(p.rows.map((row) => [row.id, renderOne(ctx, p.resource, row, related, p.selection)]));
   });
 }
@@ -138,21 +168,17 @@ const TRANSLATIONS = "__translations";
 function planLoads(
   ctx: RenderContext,
   resource: AnyResource,
-  rows: Row[],
+  ids: IdSet,
   selection: Selection,
   allowNested: boolean,
 ) {
-  const ids = rows.map((r) => r.id);
-  // Nothing to load for no rows (an include or nested set that found nothing on this page).
-  const names = new Set(
-    rows.length === 0 ? [] : selection.fields.flatMap((f) => resource.fields[f]?.needs ?? []),
-  );
+  const names = new Set(selection.fields.flatMap((f) => resource.fields[f]?.needs ?? []));
   const queries: BatchItem<"sqlite">[] = [];
   const order: string[] = [];
   const tr = resource.translations;
   const trColumns = tr ? translationColumns(tr, selection.translated) : null;
-  if (tr && trColumns !== null && selection.translated.length > 0 && rows.length > 0) {
-    const where = and(jsonIn(tr.fk, ids), jsonIn(tr.localeColumn, ctx.locales));
+  if (tr && trColumns !== null && selection.translated.length > 0) {
+    const where = and(ids.in(tr.fk), jsonIn(tr.localeColumn, ctx.locales));
     queries.push(
       trColumns === "all"
         ? ctx.db.select().from(tr.table).where(where)

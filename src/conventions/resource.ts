@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import type { AppEnv, Db } from "../env.ts";
+import type { IdSet } from "./id-set.ts";
 import type { StoreSettings } from "./store-settings.ts";
 
 /** What rendering needs besides the row: the request's locales, their markets and the store. */
@@ -51,8 +52,8 @@ export interface NestedDef {
 }
 
 export interface Loader {
-  /** One query for every row id of the page (bind ids as one JSON parameter). */
-  query: (db: Db, ids: number[], ctx: RenderContext) => BatchItem<"sqlite">;
+  /** One query for every row of the page: filter with `ids.in(column)`. */
+  query: (db: Db, ids: IdSet, ctx: RenderContext) => BatchItem<"sqlite">;
   /** Groups the query's result by row id; `nested` holds the rendered objects `nested` declares. */
   collect: (result: unknown, nested: NestedRendered) => Map<number, unknown>;
   /**
@@ -68,7 +69,9 @@ export interface IncludeDef<Row> {
   resource: () => AnyResource;
   kind: "one" | "many";
   /** One query returning the related rows (the included resource's base rows) for the page. */
-  query: (db: Db, rows: Row[], ctx: RenderContext) => BatchItem<"sqlite">;
+  query: (db: Db, ids: IdSet, ctx: RenderContext) => BatchItem<"sqlite">;
+  /** The ids of those related rows, for loading what their representation needs in the same batch. */
+  childIds: (db: Db, ids: IdSet) => IdSet;
   /** Related base rows of each parent row id, in output order. */
   group: (result: unknown, rows: Row[]) => Map<number, Record<string, unknown>[]>;
   /**

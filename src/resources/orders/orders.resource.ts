@@ -105,7 +105,7 @@ export const orderResource = defineResource<OrderRow>({
         db
           .select()
           .from(orderLineItems)
-          .where(jsonIn(orderLineItems.orderId, ids))
+          .where(ids.in(orderLineItems.orderId))
           .orderBy(asc(orderLineItems.orderId), asc(orderLineItems.position), asc(orderLineItems.id)),
       collect: (result) => {
         const out = new Map<number, LineItemRow[]>();
@@ -123,10 +123,11 @@ export const orderResource = defineResource<OrderRow>({
   },
   includes: {
     customer: {
-      ...belongsTo<OrderRow>(
-        () => contactResource,
-        (r) => r.contactId,
-      ),
+      ...belongsTo<OrderRow>(() => contactResource, {
+        fk: orders.contactId,
+        parentId: orders.id,
+        parentTable: orders,
+      }),
       fields: ORDER_CUSTOMER_FIELDS,
     },
   },

@@ -49,7 +49,7 @@ function discountsLoader(
         .from(priceListDiscounts)
         .leftJoin(link.table, eq(link.discountId, priceListDiscounts.id))
         .leftJoin(target.table, eq(target.id, link.targetId))
-        .where(and(jsonIn(priceListDiscounts.priceListId, ids), eq(priceListDiscounts.kind, kind)))
+        .where(and(ids.in(priceListDiscounts.priceListId), eq(priceListDiscounts.kind, kind)))
         .orderBy(
           asc(priceListDiscounts.priceListId),
           asc(priceListDiscounts.position),
@@ -90,7 +90,7 @@ function discountsLoader(
 }
 
 const countBy = (table: SQLiteTable, fk: SQLiteColumn): Loader => ({
-  query: (db, ids) => db.select({ id: fk, n: count() }).from(table).where(jsonIn(fk, ids)).groupBy(fk),
+  query: (db, ids) => db.select({ id: fk, n: count() }).from(table).where(ids.in(fk)).groupBy(fk),
   collect: (result) => new Map((result as { id: number; n: number }[]).map((r) => [r.id, r.n])),
 });
 

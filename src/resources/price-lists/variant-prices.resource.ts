@@ -113,7 +113,7 @@ export const variantPriceResource = defineResource<VariantPriceRow>({
               eq(productTranslations.locale, ctx.store.primaryLocale),
             ),
           )
-          .where(jsonIn(variants.id, ids)),
+          .where(ids.in(variants.id)),
       collect: (result) => new Map((result as VariantInfo[]).map((r) => [r.id, r])),
     },
   },

@@ -88,7 +88,7 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
         db
           .select()
           .from(productImages)
-          .where(jsonIn(productImages.productId, ids))
+          .where(ids.in(productImages.productId))
           .orderBy(asc(productImages.productId), asc(productImages.position)),
       collect: (result) => {
         const out = new Map<number, { id: number; fullsize: string; position: number }[]>();
@@ -106,7 +106,7 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
         db
           .select({ productId: variants.productId, n: count() })
           .from(variants)
-          .where(jsonIn(variants.productId, ids))
+          .where(ids.in(variants.productId))
           .groupBy(variants.productId),
       collect: (result) =>
         new Map((result as { productId: number; n: number }[]).map((r) => [r.productId, r.n])),
@@ -116,7 +116,7 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
         db
           .select()
           .from(productCategories)
-          .where(jsonIn(productCategories.productId, ids))
+          .where(ids.in(productCategories.productId))
           .orderBy(asc(productCategories.productId), asc(productCategories.position)),
       collect: (result) => {
         const out = new Map<number, number[]>();
@@ -128,21 +128,23 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
     },
   },
   includes: {
-    supplier: belongsTo<ProductRow>(
-      () => supplierResource,
-      (r) => r.supplierId,
-    ),
-    brand: belongsTo<ProductRow>(
-      () => brandResource,
-      (r) => r.brandId,
-    ),
+    supplier: belongsTo<ProductRow>(() => supplierResource, {
+      fk: products.supplierId,
+      parentId: products.id,
+      parentTable: products,
+    }),
+    brand: belongsTo<ProductRow>(() => brandResource, {
+      fk: products.brandId,
+      parentId: products.id,
+      parentTable: products,
+    }),
     categories: manyThrough<ProductRow>(() => categoryResource, {
       table: productCategories,
       parent: productCategories.productId,
       child: productCategories.categoryId,
       position: productCategories.position,
     }),
-    variants: hasMany<ProductRow>(() => variantResource, variants.productId, "productId", [
+    variants: hasMany<ProductRow>(() => variantResource, variants.productId, [
       variants.productId,
       variants.position,
       variants.id,

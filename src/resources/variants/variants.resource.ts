@@ -113,7 +113,7 @@ export const variantResource = defineResource<VariantRow, VariantTranslationRow>
         db
           .select()
           .from(variantPrices)
-          .where(and(jsonIn(variantPrices.variantId, ids), jsonIn(variantPrices.market, ctx.markets))),
+          .where(and(ids.in(variantPrices.variantId), jsonIn(variantPrices.market, ctx.markets))),
       collect: (result) => {
         const out: PricesByVariant = new Map();
         for (const row of result as PriceRow[]) {
@@ -134,7 +134,7 @@ export const variantResource = defineResource<VariantRow, VariantTranslationRow>
           .select({ id: variants.id, mode: products.stockManagement })
           .from(variants)
           .innerJoin(products, eq(products.id, variants.productId))
-          .where(jsonIn(variants.id, ids)),
+          .where(ids.in(variants.id)),
       collect: (result) => new Map((result as { id: number; mode: string }[]).map((r) => [r.id, r.mode])),
     },
   },
