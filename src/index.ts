@@ -1,4 +1,5 @@
 import { app } from "./app.ts";
+import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
 import type { Bindings } from "./env.ts";
 import { processDeadLetter, processJobMessage } from "./jobs/consumer.ts";
 import { onJobFinalized } from "./jobs/finalize.ts";
@@ -44,5 +45,6 @@ export default {
 
   async scheduled(controller: ScheduledController, env: Bindings) {
     await runRetention(env, controller.scheduledTime);
+    await refreshPlannerStatistics(env);
   },
 } satisfies ExportedHandler<Bindings, JobMessage>;

@@ -310,6 +310,19 @@ describe("query cost", () => {
     expect(roundTrips(many.headers)).toBe(1);
   });
 
+  it("reads a page sorted by name before loading by its ids: 2 round trips", async () => {
+    for (let i = 0; i < 3; i++) await createProduct({ variants: [{}] });
+    const q = "includes=variants,brand&locales=ALL";
+    await api(`/api/v1/products?${q}`); // warm the store settings cache
+    const byName = await api(`/api/v1/products?${q}&sort=name_asc&per_page=2`);
+    expect(byName.status).toBe(200);
+    expect(byName.json.data).toHaveLength(2);
+    expect(byName.json.data[0].variants.length).toBeGreaterThan(0);
+    expect(roundTrips(byName.headers)).toBe(2);
+    const byId = await api(`/api/v1/products?${q}&sort=id_desc&per_page=2`);
+    expect(roundTrips(byId.headers)).toBe(1);
+  });
+
   it("costs one D1 round trip for one product with its variants, prices and two locales", async () => {
     const { id } = await createProduct({ variants: [{}, {}] });
     const res = await api(`/api/v1/products/${id}?includes=variants&locales=es-ES,en-GB`);

@@ -127,3 +127,25 @@ describe("translations on a read", () => {
     expect(tr(asked)["en-GB"]?.description).toBeNull();
   });
 });
+
+describe("list pages", () => {
+  const roundTrips = (headers: Headers) =>
+    Number(/d1;desc="round trips";dur=(\d+)/.exec(headers.get("server-timing") ?? "")?.[1]);
+
+  it("load a shallow page with its rows in one round trip and a page beyond offset 1,000 by its ids in two", async () => {
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1150)
+       INSERT INTO brands (id, name, slug) SELECT 880000 + i, 'Deep ' || i, 'deep-' || i FROM n`,
+    ).run();
+    const path = (page: number) => `/api/v1/brands?fields=description&per_page=100&page=${page}`;
+    await api(path(1)); // warms the store and key caches
+    const shallow = await api(path(11)); // offset 1,000
+    const deep = await api(path(12)); // offset 1,100
+    expect(shallow.status).toBe(200);
+    expect(deep.status).toBe(200);
+    expect(deep.json.data.length).toBeGreaterThan(0);
+    expect(deep.json.data[0]).toHaveProperty("translations");
+    expect(roundTrips(shallow.headers)).toBe(1);
+    expect(roundTrips(deep.headers)).toBe(2);
+  });
+});

@@ -135,3 +135,22 @@ describe("retention (hourly cron)", () => {
     expect(keys.results.map((k) => k.key)).toEqual(["live-key"]);
   });
 });
+
+describe("planner statistics (hourly cron)", () => {
+  it("refreshes SQLite's statistics so the planner knows table sizes", async () => {
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+       INSERT INTO reviews (id, type, locale, status, rating, content, reviewer_name, reviewer_email, created_at, updated_at)
+       SELECT 770000 + i, 'store', 'es-ES', 'published', 1 + i % 5, 'ok', 'R', 'r@example.test',
+              '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM n`,
+    ).run();
+    const stats = async () =>
+      (
+        await env.DB.prepare("SELECT COUNT(*) AS n FROM sqlite_stat1 WHERE tbl = 'reviews'").first<{
+          n: number;
+        }>()
+      )?.n ?? 0;
+    await runCron(NOW);
+    expect(await stats()).toBeGreaterThan(0);
+  });
+});

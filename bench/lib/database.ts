@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:f
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { runWrangler } from "../../scripts/lib/wrangler.ts";
+import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { buildSeed, displayPrefix, sha256Hex } from "../../src/seed/index.ts";
 
 /** Where wrangler keeps a local D1 database under `--persist-to`. */
@@ -70,6 +71,8 @@ export async function loadSeed(sqliteFile: string, scale: number, secret: string
       JSON.stringify(["read", "write", "admin"]),
     );
     db.exec("COMMIT");
+    // As the hourly cron does on D1: the planner's statistics of the loaded catalog.
+    db.exec(OPTIMIZE_SQL);
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } finally {
     db.close();

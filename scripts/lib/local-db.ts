@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { buildSeed, toSqlScript } from "../../src/seed/index.ts";
 import { d1Execute, d1Query, runWrangler } from "./wrangler.ts";
 
@@ -72,7 +73,8 @@ function emptyAllTablesSql(): string {
 export async function loadLocalSeed(options: { scale?: number; reset?: boolean } = {}) {
   const started = performance.now();
   const statements = await buildSeed({ scale: options.scale ?? 1, includeLocalKeys: true });
-  const script = (options.reset ? emptyAllTablesSql() : "") + toSqlScript(statements);
+  // Then the planner's statistics of the loaded data, as the hourly cron refreshes them on D1.
+  const script = `${options.reset ? emptyAllTablesSql() : ""}${toSqlScript(statements)}\n${OPTIMIZE_SQL};\n`;
   withTempFile(script, (file) => d1Execute("local", { file }));
   return { statements: statements.length, ms: Math.round(performance.now() - started) };
 }

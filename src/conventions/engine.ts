@@ -9,7 +9,7 @@ import { idList, idQuery } from "./id-set.ts";
 import { marketsOfLocales } from "./locales.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
-import { planRender, type Row, selectionOf } from "./render.ts";
+import { planRender, type Row, type Selection, selectionOf } from "./render.ts";
 import type { AnyResource, RenderContext } from "./resource.ts";
 import { getStoreSettings } from "./store-settings.ts";
 
@@ -57,8 +57,16 @@ export interface ListParent {
 }
 
 /**
- * A list page in one round trip: count, rows, the parent's existence, and everything the rows'
- * rendering needs (filtered by the page query itself). Nested objects cost one more.
+ * Deepest offset at which a page's own query is re-run as its loaders' subquery: up to here the
+ * page is a short index range; deeper, each re-run would walk the skipped rows again.
+ */
+const SUBQUERY_MAX_OFFSET = 1_000;
+
+/**
+ * A list page: count, rows, the parent's existence and everything the rows' rendering needs. When
+ * the page query is a short index range (a column sort, a shallow page) the loaders filter on it as
+ * a subquery and all of it is one round trip; a translated sort (a sort of every row) or a deep page
+ * reads its rows first and loads by their ids in a second. Nested objects cost one more.
  */
 export async function listResource(
   c: Context<AppEnv>,
@@ -72,15 +80,23 @@ export async function listResource(
   const page = query.page ?? 1;
   const perPage = query.per_page ?? per.default;
   const where = and(extraWhere, resource.scope?.(ctx), ...filterConditions(resource, query, ctx));
-  const sort = query.sort ?? resource.defaultSort;
+  const sort = sortOf(resource, query.sort ?? resource.defaultSort);
   const offset = (page - 1) * perPage;
-  const pageIds = idQuery(pageQuery(resource, ctx, where, sort, perPage, offset, { id: resource.idColumn }));
-  const plan = planRender(ctx, resource, pageIds, selectionOf(resource, query));
+  const selection = selectionOf(resource, query);
+  const oneTrip = "column" in sort.def && offset <= SUBQUERY_MAX_OFFSET;
+  const plan = oneTrip
+    ? planRender(
+        ctx,
+        resource,
+        idQuery(pageQuery(resource, ctx, where, sort, perPage, offset, { id: resource.idColumn })),
+        selection,
+      )
+    : undefined;
   const [[total], rows, ...rest] = (await batch(c, [
     ctx.db.select({ n: count() }).from(resource.table).where(where),
     pageQuery(resource, ctx, where, sort, perPage, offset, rowColumns(resource)),
     ...(parent ? [parent.query] : []),
-    ...plan.queries,
+    ...(plan?.queries ?? []),
   ])) as unknown as [[{ n: number }], Row[], ...unknown[]];
   if (parent && ((rest.shift() as unknown[] | undefined) ?? []).length === 0) throw notFound(parent.label);
   const totalCount = total?.n ?? 0;
@@ -93,11 +109,20 @@ export async function listResource(
       },
     ]);
   }
-  const data = await plan.finish(rows, rest);
+  const data = plan ? await plan.finish(rows, rest) : await renderByIds(ctx, resource, rows, selection);
   return {
     pagination: paginationOf(c.req.url, page, perPage, totalCount),
     data,
   };
+}
+
+/** Renders rows already read, loading what they need by their ids in one round trip. */
+async function renderByIds(ctx: RenderContext, resource: AnyResource, rows: Row[], selection: Selection) {
+  if (rows.length === 0) return [];
+  const plan = planRender(ctx, resource, idList(rows.map((r) => r.id)), selection);
+  const results =
+    plan.queries.length > 0 ? await batch(ctx.c, plan.queries as unknown as [BatchItem<"sqlite">]) : [];
+  return plan.finish(rows, results);
 }
 
 /** One resource by id with the request's `fields`, `includes` and `locales`, in one round trip; 404 when absent. */
@@ -129,19 +154,23 @@ function filterConditions(resource: AnyResource, query: ConventionQuery, ctx: Re
   return out;
 }
 
+/** A `sort` value resolved against the resource's sorts (`name_desc` → the `name` sort, descending). */
+function sortOf(resource: AnyResource, sort: string) {
+  const match = /^(.*)_(asc|desc)$/.exec(sort);
+  const def = match ? resource.sorts[match[1] as string] : undefined;
+  if (!match || !def) throw new ApiError("invalid_parameter", `Unknown sort ${sort}`);
+  return { def, dir: match[2] === "asc" ? asc : desc };
+}
+
 function pageQuery(
   resource: AnyResource,
   ctx: RenderContext,
   where: SQL | undefined,
-  sort: string,
+  { def, dir }: ReturnType<typeof sortOf>,
   limit: number,
   offset: number,
   columns: Record<string, SQLiteColumn | SQL.Aliased>,
 ) {
-  const match = /^(.*)_(asc|desc)$/.exec(sort);
-  const def = match ? resource.sorts[match[1] as string] : undefined;
-  if (!match || !def) throw new ApiError("invalid_parameter", `Unknown sort ${sort}`);
-  const dir = match[2] === "asc" ? asc : desc;
   if ("column" in def) {
     return ctx.db
       .select(columns)
