@@ -2,8 +2,7 @@ import { eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
-import { localizedUrl } from "../../conventions/store-settings.ts";
-import { translatedColumn } from "../../conventions/translated-column.ts";
+import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 
 type CategoryRow = typeof categories.$inferSelect;
@@ -32,11 +31,7 @@ export const categoryResource = defineResource<CategoryRow, CategoryTranslationR
     localeColumn: categoryTranslations.locale,
     fields: {
       name: translatedColumn(categoryTranslations.name, "default"),
-      url: {
-        kind: "default",
-        columns: [categoryTranslations.slug],
-        render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug),
-      },
+      url: translatedUrl(categoryTranslations.slug),
       slug: translatedColumn(categoryTranslations.slug),
       description: translatedColumn(categoryTranslations.description),
       body_html: translatedColumn(categoryTranslations.bodyHtml),

@@ -4,8 +4,7 @@ import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
 import { enumParam, intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
-import { localizedUrl } from "../../conventions/store-settings.ts";
-import { translatedColumn } from "../../conventions/translated-column.ts";
+import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import {
   productCategories,
   productImages,
@@ -70,11 +69,7 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
       name: translatedColumn(productTranslations.name, "default"),
       slug: translatedColumn(productTranslations.slug, "default"),
       slug_base: translatedColumn(productTranslations.slugBase, "default"),
-      url: {
-        kind: "default",
-        columns: [productTranslations.slug],
-        render: (tr, locale, _row, ctx) => localizedUrl(ctx.store, locale, tr?.slug),
-      },
+      url: translatedUrl(productTranslations.slug),
       description: translatedColumn(productTranslations.description),
       body_html: translatedColumn(productTranslations.bodyHtml),
       long_name: translatedColumn(productTranslations.longName),
