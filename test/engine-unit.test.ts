@@ -125,6 +125,10 @@ describe("money and markets", () => {
     expect(toScale("-12.5", 2)).toBe("-12.50");
     expect(toScale("1.23456", 5)).toBe("1.23456");
     expect(toScale("99999999999.99", 2)).toBe("99999999999.99");
+    expect(toScale("0.50", 2)).toBe("0.50");
+    expect(toScale("00.50", 2)).toBe("0.50");
+    expect(toScale("-0.00", 2)).toBe("0.00");
+    expect(toScale("12.345", 2)).toBe("12.34");
   });
 
   it("resolve locales to markets once each", () => {

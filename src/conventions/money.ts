@@ -3,6 +3,11 @@ export const AMOUNT_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
 
 /** "10.5" → "10.50" at a fixed scale (input already validated as a plain decimal string). */
 export function toScale(amount: string, scale: number): string {
+  // Stored amounts are usually at the scale already ("10.50"): returned as they are.
+  const dot = amount.indexOf(".");
+  if (scale > 0 && dot > 0 && amount.length - dot - 1 === scale && (dot === 1 || amount[0] !== "0")) {
+    if (amount[0] !== "-") return amount;
+  }
   const negative = amount.startsWith("-");
   const digits = negative ? amount.slice(1) : amount;
   const [int = "0", frac = ""] = digits.split(".");
