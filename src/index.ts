@@ -6,8 +6,9 @@ import { onJobFinalized } from "./jobs/finalize.ts";
 import { runRetention } from "./jobs/retention.ts";
 import type { JobMessage } from "./jobs/types.ts";
 import { processWebhookBatch } from "./webhooks/consumer.ts";
+import { processWebhookDeadLetters } from "./webhooks/dead-letter.ts";
 import { enqueueJobWebhooks } from "./webhooks/enqueue.ts";
-import { WEBHOOKS_QUEUE_NAME, type WebhookMessage } from "./webhooks/types.ts";
+import { WEBHOOKS_DLQ_NAME, WEBHOOKS_QUEUE_NAME, type WebhookMessage } from "./webhooks/types.ts";
 
 const RETRY_DELAY_SECONDS = 5;
 
@@ -17,10 +18,14 @@ onJobFinalized(enqueueJobWebhooks);
 export default {
   fetch: app.fetch,
 
-  /** Webhook delivery attempts; job chunks (batch size 1) and their dead letters. */
+  /** Webhook delivery attempts and their dead letters; job chunks (batch size 1) and theirs. */
   async queue(batch: MessageBatch<JobMessage>, env: Bindings) {
     if (batch.queue === WEBHOOKS_QUEUE_NAME) {
       await processWebhookBatch(batch as unknown as MessageBatch<WebhookMessage>, env);
+      return;
+    }
+    if (batch.queue === WEBHOOKS_DLQ_NAME) {
+      await processWebhookDeadLetters(batch as unknown as MessageBatch<WebhookMessage>, env);
       return;
     }
     const deadLetters = batch.queue.endsWith("-dlq");

@@ -1,14 +1,22 @@
-import { env } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
+import worker from "../src/index.ts";
 import type { JobRow } from "../src/jobs/types.ts";
 import { deliverAttempt } from "../src/webhooks/consumer.ts";
+import { DEAD_LETTER_ERROR } from "../src/webhooks/dead-letter.ts";
 import { enqueueJobWebhooks, newMessageId } from "../src/webhooks/enqueue.ts";
 import { buildEvent } from "../src/webhooks/payload.ts";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/retry-policy.ts";
 import { sendSigned } from "../src/webhooks/sender.ts";
 import { signPayload } from "../src/webhooks/signature.ts";
-import type { WebhookEvent, WebhookMessage } from "../src/webhooks/types.ts";
+import { WEBHOOKS_DLQ_NAME, type WebhookEvent, type WebhookMessage } from "../src/webhooks/types.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { submitBulk, waitForJob } from "./jobs-helpers.ts";
@@ -270,6 +278,31 @@ describe("webhook delivery, end to end through the real queues", () => {
     expect(await deliverAttempt(env, msg)).toBe("succeeded");
     expect(await deliverAttempt(env, msg)).toBe("duplicate");
     expect(await received(token)).toHaveLength(1);
+  });
+
+  it("a delivery message the queue gave up on ends failed in the delivery log, once", async () => {
+    const { id, token } = await subscribe("ok");
+    const msg = message(id, crypto.randomUUID(), 3);
+    const dead = async () => {
+      const batch = createMessageBatch<WebhookMessage>(WEBHOOKS_DLQ_NAME, [
+        { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: msg },
+      ]);
+      const ctx = createExecutionContext();
+      const handler = worker.queue as unknown as (
+        b: MessageBatch<WebhookMessage>,
+        e: typeof env,
+        c: ExecutionContext,
+      ) => Promise<void>;
+      await handler(batch, env, ctx);
+      await waitOnExecutionContext(ctx);
+      return getQueueResult(batch, ctx);
+    };
+    expect((await dead()).explicitAcks).toHaveLength(1);
+    await dead(); // delivered twice: still one row
+    const res = await api(`/api/v1/webhooks/${id}/deliveries`);
+    expect(res.json.data).toHaveLength(1);
+    expect(res.json.data[0]).toMatchObject({ attempt: 3, status: "failed", error: DEAD_LETTER_ERROR });
+    expect(await received(token)).toEqual([]);
   });
 
   it("a deleted subscription's pending attempt is dropped", async () => {

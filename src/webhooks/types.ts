@@ -9,6 +9,8 @@ export const isWebhookEvent = (value: string): value is WebhookEvent =>
 
 /** The queue wrangler.toml binds as `WEBHOOKS_QUEUE`; the Worker's queue handler routes by this name. */
 export const WEBHOOKS_QUEUE_NAME = "storefront-webhooks";
+/** Its dead-letter queue: messages whose handler kept failing end there (see dead-letter.ts). */
+export const WEBHOOKS_DLQ_NAME = "storefront-webhooks-dlq";
 
 /**
  * One delivery attempt to make: pointers only, never the secret or the payload. `messageId` is the
