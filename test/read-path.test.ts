@@ -15,6 +15,7 @@ import {
   productTranslations,
 } from "../src/db/schema/index.ts";
 import { brandResource } from "../src/resources/brands/brands.resource.ts";
+import { categoryResource } from "../src/resources/categories/categories.resource.ts";
 import { productResource } from "../src/resources/products/products.resource.ts";
 import { createBrandRow, createProduct } from "./factories.ts";
 import { api } from "./helpers.ts";
@@ -147,5 +148,36 @@ describe("list pages", () => {
     expect(deep.json.data[0]).toHaveProperty("translations");
     expect(roundTrips(shallow.headers)).toBe(1);
     expect(roundTrips(deep.headers)).toBe(2);
+  });
+});
+
+describe("filters through related rows", () => {
+  /** SQLite's plan for a count of `resource` rows under `filter`. */
+  async function planOf(resource: AnyResource, filter: string, value: unknown) {
+    const def = resource.filters?.[filter];
+    if (!def) throw new Error(`no filter ${filter}`);
+    const db = createDb(env.DB);
+    const query = db
+      .select({ n: count() })
+      .from(resource.table)
+      .where(def.where(value as never, undefined as never))
+      .toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
+    return results.map((r) => r.detail);
+  }
+
+  it("search the related table's index once instead of probing it for every row", async () => {
+    for (const [resource, filter, value] of [
+      [productResource, "sku", ["SKU-1"]],
+      [productResource, "ean", ["8400000000001"]],
+      [productResource, "slug", ["camiseta"]],
+      [categoryResource, "slug", ["moda"]],
+    ] as const) {
+      const plan = await planOf(resource, filter, value);
+      expect(plan.join("; "), `${resource.name} ${filter}`).not.toMatch(/CORRELATED/);
+      expect(plan.some((d) => /USING (COVERING )?INDEX/.test(d) && !/^SCAN/.test(d))).toBe(true);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { SUPPORTED_LOCALES } from "./locales.ts";
 
 /** SQL pieces the engine and the resource declarations share. */
 
@@ -8,6 +9,18 @@ export const jsonIn = (column: SQLiteColumn | SQL, values: readonly (string | nu
 
 export const jsonInNoCase = (column: SQLiteColumn, values: readonly string[]) =>
   sql`${column} COLLATE NOCASE IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+/**
+ * Rows with at least one related row matching `condition`: `id IN (SELECT fk FROM related WHERE …)`,
+ * uncorrelated, so the related table's index is searched once for the whole list. (A correlated
+ * `EXISTS` probed it once per row of the list: a SKU filter scanned all 20,000 products, 64 ms.)
+ */
+export const hasRelated = (id: SQLiteColumn, fk: SQLiteColumn, related: SQLiteTable, condition: SQL) =>
+  sql`${id} IN (SELECT ${fk} FROM ${related} WHERE ${condition})`;
+
+/** Slugs in any locale through a `(locale, slug)` index: every supported locale × every slug. */
+export const slugInAnyLocale = (locale: SQLiteColumn, slug: SQLiteColumn, slugs: readonly string[]) =>
+  sql`${jsonIn(locale, SUPPORTED_LOCALES)} AND ${jsonIn(slug, slugs)}`;
 
 const keys = new WeakMap<SQLiteColumn, string>();
 

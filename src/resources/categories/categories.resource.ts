@@ -1,7 +1,7 @@
-import { eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { eq, isNotNull, isNull } from "drizzle-orm";
 import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn } from "../../conventions/sql.ts";
+import { hasRelated, jsonIn, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 
@@ -60,7 +60,12 @@ export const categoryResource = defineResource<CategoryRow, CategoryTranslationR
     slug: {
       schema: stringListParam("Category slugs in any locale (exact).", 200, 100),
       where: (v: string[]) =>
-        sql`EXISTS (SELECT 1 FROM ${categoryTranslations} WHERE ${categoryTranslations.categoryId} = ${categories.id} AND ${jsonIn(categoryTranslations.slug, v)})`,
+        hasRelated(
+          categories.id,
+          categoryTranslations.categoryId,
+          categoryTranslations,
+          slugInAnyLocale(categoryTranslations.locale, categoryTranslations.slug, v),
+        ),
     },
     status: {
       schema: enumParam(CATEGORY_STATUSES, "Publication status."),

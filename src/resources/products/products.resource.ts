@@ -1,9 +1,9 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { asc, count, eq, type SQL, sql } from "drizzle-orm";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
 import { enumParam, intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
+import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import {
   productCategories,
@@ -23,8 +23,7 @@ type ProductTranslationRow = typeof productTranslations.$inferSelect;
 export const PRODUCT_STATUSES = ["published", "unpublished"] as const;
 export const PRODUCT_STRUCTURES = ["simple", "with-variants"] as const;
 
-const variantExists = (condition: ReturnType<typeof sql>) =>
-  sql`EXISTS (SELECT 1 FROM ${variants} WHERE ${variants.productId} = ${products.id} AND ${condition})`;
+const withVariant = (condition: SQL) => hasRelated(products.id, variants.productId, variants, condition);
 
 /**
  * Categories listed and every descendant of them, for `category_ids`: an uncorrelated `IN`, so the
@@ -159,7 +158,7 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
     ),
     ean: {
       schema: stringListParam("Variant EANs (exact).", 200, 64),
-      where: (v: string[]) => variantExists(jsonIn(variants.ean, v)),
+      where: (v: string[]) => withVariant(jsonIn(variants.ean, v)),
     },
     internal_ids: {
       schema: stringListParam("Product internal ids (exact).", 200, 100),
@@ -172,12 +171,17 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
     },
     sku: {
       schema: stringListParam("Variant SKUs (exact, case-insensitive).", 200, 64),
-      where: (v: string[]) => variantExists(jsonInNoCase(variants.sku, v)),
+      where: (v: string[]) => withVariant(jsonInNoCase(variants.sku, v)),
     },
     slug: {
       schema: stringListParam("Product slugs in any locale (exact).", 200, 100),
       where: (v: string[]) =>
-        sql`EXISTS (SELECT 1 FROM ${productTranslations} WHERE ${productTranslations.productId} = ${products.id} AND ${jsonIn(productTranslations.slug, v)})`,
+        hasRelated(
+          products.id,
+          productTranslations.productId,
+          productTranslations,
+          slugInAnyLocale(productTranslations.locale, productTranslations.slug, v),
+        ),
     },
     status: {
       schema: enumParam(PRODUCT_STATUSES, "Publication status."),
