@@ -29,6 +29,9 @@ export function scenarios(sqliteFile: string): Scenario[] {
        FROM tree JOIN product_categories pc ON pc.category_id = tree.id
        GROUP BY tree.root ORDER BY n DESC, tree.root LIMIT 1`,
     );
+    const sku = one<{ sku: string }>(
+      `SELECT sku FROM variants WHERE sku IS NOT NULL ORDER BY abs(id - (SELECT max(id) / 2 FROM variants)), id LIMIT 1`,
+    );
     const priceList = one<{ id: number }>(
       `SELECT price_list_id AS id, count(*) AS n FROM price_list_variant_prices
        GROUP BY price_list_id ORDER BY n DESC, price_list_id LIMIT 1`,
@@ -73,6 +76,14 @@ export function scenarios(sqliteFile: string): Scenario[] {
         key: "reviews_filtered",
         title: "reviews rating=4,5, sort=created_at_desc",
         path: "/api/v1/reviews?rating=4,5&sort=created_at_desc&per_page=100",
+        kind: "read",
+        expectStatus: 200,
+      },
+      {
+        // Not one of issue 6's scenarios: the integrator's lookup that once scanned every product.
+        key: "product_by_sku",
+        title: "integrator lookup: products by a variant SKU (any case), includes=variants",
+        path: `/api/v1/products?sku=${encodeURIComponent((sku?.sku ?? "x").toLowerCase())}&includes=variants`,
         kind: "read",
         expectStatus: 200,
       },
