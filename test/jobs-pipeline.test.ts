@@ -1,14 +1,7 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  env,
-  getQueueResult,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../src/db/client.ts";
 import { rawBatch } from "../src/db/raw.ts";
-import worker from "../src/index.ts";
 import { chunkKey, splitIntoChunks } from "../src/jobs/chunking.ts";
 import { processDeadLetter, REPLAY_RECORDS_PER_INVOCATION } from "../src/jobs/consumer.ts";
 import { finalizeJob } from "../src/jobs/finalize.ts";
@@ -17,6 +10,7 @@ import type { JobMessage, JobType } from "../src/jobs/types.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { type JobView, jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { deliverToQueue } from "./queue-helpers.ts";
 
 /**
  * A job exactly as acceptance leaves it (chunk objects in R2, a `pending` row), but with small
@@ -54,21 +48,9 @@ function capturingEnv() {
   return { testEnv: { ...env, JOBS_QUEUE: queue } as typeof env, sent };
 }
 
-/** Delivers one message to the worker's queue handler, as the Queues runtime would. */
-async function deliver(testEnv: typeof env, message: JobMessage, queue = "storefront-jobs") {
-  const batch = createMessageBatch<JobMessage>(queue, [
-    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: message },
-  ]);
-  const ctx = createExecutionContext();
-  const handler = worker.queue as (
-    b: MessageBatch<JobMessage>,
-    e: typeof env,
-    c: ExecutionContext,
-  ) => Promise<void>;
-  await handler(batch, testEnv, ctx);
-  await waitOnExecutionContext(ctx);
-  return getQueueResult(batch, ctx);
-}
+/** Delivers one chunk message to the worker's queue handler, as the Queues runtime would. */
+const deliver = (testEnv: typeof env, message: JobMessage, queue = "storefront-jobs") =>
+  deliverToQueue(queue, message, testEnv);
 
 async function jobOf(jobId: string): Promise<JobView> {
   const res = await api(`/api/v1/jobs/${jobId}`);

@@ -1,13 +1,6 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  env,
-  getQueueResult,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
-import worker from "../src/index.ts";
 import type { JobRow } from "../src/jobs/types.ts";
 import { deliverAttempt } from "../src/webhooks/consumer.ts";
 import { DEAD_LETTER_ERROR } from "../src/webhooks/dead-letter.ts";
@@ -20,6 +13,7 @@ import { WEBHOOKS_DLQ_NAME, type WebhookEvent, type WebhookMessage } from "../sr
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { deliverToQueue } from "./queue-helpers.ts";
 
 const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
 
@@ -283,20 +277,7 @@ describe("webhook delivery, end to end through the real queues", () => {
   it("a delivery message the queue gave up on ends failed in the delivery log, once", async () => {
     const { id, token } = await subscribe("ok");
     const msg = message(id, crypto.randomUUID(), 3);
-    const dead = async () => {
-      const batch = createMessageBatch<WebhookMessage>(WEBHOOKS_DLQ_NAME, [
-        { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: msg },
-      ]);
-      const ctx = createExecutionContext();
-      const handler = worker.queue as unknown as (
-        b: MessageBatch<WebhookMessage>,
-        e: typeof env,
-        c: ExecutionContext,
-      ) => Promise<void>;
-      await handler(batch, env, ctx);
-      await waitOnExecutionContext(ctx);
-      return getQueueResult(batch, ctx);
-    };
+    const dead = () => deliverToQueue(WEBHOOKS_DLQ_NAME, msg);
     expect((await dead()).explicitAcks).toHaveLength(1);
     await dead(); // delivered twice: still one row
     const res = await api(`/api/v1/webhooks/${id}/deliveries`);

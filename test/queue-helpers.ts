@@ -1,0 +1,24 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import worker from "../src/index.ts";
+
+/** Delivers one message to the Worker's queue handler as the Queues runtime would; returns its acks and retries. */
+export async function deliverToQueue<T>(queue: string, body: T, testEnv: typeof env = env) {
+  const batch = createMessageBatch<T>(queue, [
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body },
+  ]);
+  const ctx = createExecutionContext();
+  const handler = worker.queue as unknown as (
+    b: MessageBatch<T>,
+    e: typeof env,
+    c: ExecutionContext,
+  ) => Promise<void>;
+  await handler(batch, testEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return getQueueResult(batch, ctx);
+}
