@@ -1,5 +1,77 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { openSync } from "node:fs";
+import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { PROJECT_ROOT, WRANGLER_JS } from "./wrangler.ts";
+
+/** A `wrangler dev` a script started: the benchmark's and the soak run's. */
+export interface DevServer {
+  origin: string;
+  child: ChildProcess;
+  startMs: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `wrangler dev` on a free loopback port with the pinned Node (as wrangler.ts does), over its
+ * own `--persist-to` state (never the developer's .wrangler/state), in its own process group so that
+ * stopping it also stops workerd, and waits until an authenticated request answers.
+ * `--log-level warn` leaves out the per-request log lines (errors still reach the log file).
+ */
+export async function startWranglerDev(options: {
+  persistTo: string;
+  secret: string;
+  logFile: string;
+  /** A wrangler config other than the project's (the benchmark serves its prebuilt bundle). */
+  config?: string;
+  timeoutMs?: number;
+}): Promise<DevServer> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const log = openSync(options.logFile, "a");
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      WRANGLER_JS,
+      "dev",
+      ...(options.config ? ["--config", options.config] : []),
+      "--log-level",
+      "warn",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      options.persistTo,
+      "--var",
+      "ENVIRONMENT:development",
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+      stdio: ["ignore", log, log],
+      detached: true,
+    },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilServing(child, origin, options.secret, options.timeoutMs ?? 120_000, options.logFile);
+  return { origin, child, startMs: Math.round(performance.now() - started) };
+}
 
 /**
  * Waits until a `wrangler dev` started by a script answers an authenticated request, failing early

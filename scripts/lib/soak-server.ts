@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { buildSeed, toSqlScript } from "../../src/seed/index.ts";
-import { stopProcessGroup, waitUntilServing } from "./dev-process.ts";
-import { PROJECT_ROOT, runWrangler } from "./wrangler.ts";
+import { startWranglerDev, stopProcessGroup } from "./dev-process.ts";
+import { runWrangler } from "./wrangler.ts";
 
 /**
  * A throwaway `wrangler dev` for the soak run: its own `--persist-to` directory (never the
@@ -18,24 +16,6 @@ export interface SoakServer {
   dir: string;
   logFile: string;
   child: ChildProcess;
-}
-
-const WRANGLER_JS = join(
-  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
-  "bin",
-  "wrangler.js",
-);
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A fresh state directory with the migrations applied and the demo seed (with the local keys) loaded. */
@@ -52,39 +32,14 @@ export async function prepareState(): Promise<string> {
 }
 
 export async function startServer(dir: string, secret: string, timeoutMs = 120_000): Promise<SoakServer> {
-  const port = await freePort();
-  const inspectorPort = await freePort();
   const logFile = join(dir, "wrangler-dev.log");
-  const log = openSync(logFile, "a");
-  const child = spawn(
-    process.execPath,
-    [
-      WRANGLER_JS,
-      "dev",
-      "--log-level",
-      "warn",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--inspector-port",
-      String(inspectorPort),
-      "--persist-to",
-      join(dir, "state"),
-      "--var",
-      "ENVIRONMENT:development",
-      "--show-interactive-dev-session=false",
-    ],
-    {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
-      stdio: ["ignore", log, log],
-      detached: true,
-    },
-  );
-  const server = { origin: `http://127.0.0.1:${port}`, dir, logFile, child };
-  await waitUntilServing(child, server.origin, secret, timeoutMs, logFile);
-  return server;
+  const { origin, child } = await startWranglerDev({
+    persistTo: join(dir, "state"),
+    secret,
+    logFile,
+    timeoutMs,
+  });
+  return { origin, dir, logFile, child };
 }
 
 /** Stops the server this script started (its whole process group). */

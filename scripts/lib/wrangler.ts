@@ -10,7 +10,7 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", 
  * The project's own wrangler, started with the Node running this script (the pinned Node 22),
  * not through `node_modules/.bin/wrangler`, whose `#!/usr/bin/env node` may find an older Node.
  */
-const WRANGLER = join(
+export const WRANGLER_JS = join(
   dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
   "bin",
   "wrangler.js",
@@ -25,7 +25,7 @@ export class WranglerError extends Error {}
  * non-interactive default instead of waiting; `quiet` captures the output and shows it only on failure.
  */
 export function runWrangler(args: string[], options: { quiet?: boolean } = {}): void {
-  const result = spawnSync(process.execPath, [WRANGLER, ...args], {
+  const result = spawnSync(process.execPath, [WRANGLER_JS, ...args], {
     cwd: PROJECT_ROOT,
     env: wranglerEnv(),
     stdio: ["ignore", options.quiet ? "pipe" : "inherit", options.quiet ? "pipe" : "inherit"],
@@ -52,7 +52,7 @@ export function d1Execute<T = Record<string, unknown>>(
   const args = ["d1", "execute", "DB", `--${target}`, "--json"];
   if ("command" in source) args.push("--command", source.command);
   else args.push("--file", source.file);
-  const result = spawnSync(process.execPath, [WRANGLER, ...args], {
+  const result = spawnSync(process.execPath, [WRANGLER_JS, ...args], {
     cwd: PROJECT_ROOT,
     env: wranglerEnv(),
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,4 +87,8 @@ function parseJson(text: string): unknown {
 
 /** Starts a long-running wrangler command with inherited stdio (for `wrangler dev`). */
 export const spawnWrangler = (args: string[]) =>
-  spawn(process.execPath, [WRANGLER, ...args], { cwd: PROJECT_ROOT, env: wranglerEnv(), stdio: "inherit" });
+  spawn(process.execPath, [WRANGLER_JS, ...args], {
+    cwd: PROJECT_ROOT,
+    env: wranglerEnv(),
+    stdio: "inherit",
+  });

@@ -6,6 +6,18 @@ import { JobSchema } from "../jobs/jobs.schema.ts";
 const EVENTS_DESCRIPTION =
   "Events to deliver: `job.done` (every record succeeded), `job.done_with_errors` (some failed), `job.failed` (none succeeded).";
 
+const WEBHOOK_EXAMPLE = {
+  id: 1,
+  url: "https://erp.example.com/hooks/storefront",
+  events: ["job.done", "job.done_with_errors", "job.failed"],
+  description: "ERP import monitor",
+  status: "active",
+  disabled_at: null,
+  created_at: "2026-11-22T05:10:32Z",
+  updated_at: "2026-11-22T05:10:32Z",
+};
+const SECRET_EXAMPLE = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ssYQSBaHOc=";
+
 export const WebhookSchema = z
   .object({
     id: z.number().int(),
@@ -22,37 +34,18 @@ export const WebhookSchema = z
   })
   .openapi("Webhook", {
     description: "A subscription to job events. The signing secret is never shown here.",
-    example: {
-      id: 1,
-      url: "https://erp.example.com/hooks/storefront",
-      events: ["job.done", "job.done_with_errors", "job.failed"],
-      description: "ERP import monitor",
-      status: "active",
-      disabled_at: null,
-      created_at: "2026-11-22T05:10:32Z",
-      updated_at: "2026-11-22T05:10:32Z",
-    },
+    example: WEBHOOK_EXAMPLE,
   });
 
 const secret = z.string().openapi({
   description:
     "The signing secret (`whsec_` + base64 of 32 bytes). Shown only in this answer: store it now. Receivers verify `webhook-signature` with it.",
-  example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ssYQSBaHOc=",
+  example: SECRET_EXAMPLE,
 });
 
 export const WebhookWithSecretSchema = WebhookSchema.extend({ secret }).openapi("WebhookWithSecret", {
   description: "A subscription with its signing secret, shown once (creation and secret rotation).",
-  example: {
-    id: 1,
-    url: "https://erp.example.com/hooks/storefront",
-    events: ["job.done", "job.done_with_errors", "job.failed"],
-    description: "ERP import monitor",
-    status: "active",
-    disabled_at: null,
-    created_at: "2026-11-22T05:10:32Z",
-    updated_at: "2026-11-22T05:10:32Z",
-    secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/ssYQSBaHOc=",
-  },
+  example: { ...WEBHOOK_EXAMPLE, secret: SECRET_EXAMPLE },
 });
 
 /**
