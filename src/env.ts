@@ -17,9 +17,12 @@ export interface Bindings {
   ENVIRONMENT: string;
   /** Set to "on" to apply rate limits outside production (tests of the limiter). */
   RATE_LIMITS?: string;
+  /** Seconds without progress before a job is re-driven (src/jobs/liveness.ts; default 300). */
+  JOB_STALL_SECONDS?: string;
 }
 
-export type Db = DrizzleD1Database<typeof schema>;
+/** drizzle over D1 (or a D1 session); `$client` is the binding itself, for raw batches (src/db/raw.ts). */
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 export interface AuthenticatedKey {
   id: number;

@@ -1,9 +1,8 @@
 import { app } from "./app.ts";
-import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
+import { runCron } from "./cron.ts";
 import type { Bindings } from "./env.ts";
 import { processDeadLetter, processJobMessage } from "./jobs/consumer.ts";
 import { onJobFinalized } from "./jobs/finalize.ts";
-import { runRetention } from "./jobs/retention.ts";
 import type { JobMessage } from "./jobs/types.ts";
 import { processWebhookBatch } from "./webhooks/consumer.ts";
 import { processWebhookDeadLetters } from "./webhooks/dead-letter.ts";
@@ -48,8 +47,5 @@ export default {
     }
   },
 
-  async scheduled(controller: ScheduledController, env: Bindings) {
-    await runRetention(env, controller.scheduledTime);
-    await refreshPlannerStatistics(env);
-  },
+  scheduled: (controller: ScheduledController, env: Bindings) => runCron(controller, env),
 } satisfies ExportedHandler<Bindings, JobMessage>;

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { chunkKey } from "../src/jobs/chunking.ts";
 import { processJobMessage } from "../src/jobs/consumer.ts";
 import { onJobFinalized } from "../src/jobs/finalize.ts";
 import type { JobRow } from "../src/jobs/types.ts";
 import { messageIdFor } from "../src/webhooks/enqueue.ts";
 import { createProduct } from "./factories.ts";
+import { stageJob } from "./jobs-helpers.ts";
 
 describe("finalized hooks", () => {
   it("run again when the last message is retried after a hook failed (at least once)", async () => {
@@ -19,17 +19,9 @@ describe("finalized hooks", () => {
       }
     });
     const { variantIds } = await createProduct();
-    const jobId = crypto.randomUUID();
-    await env.PAYLOADS.put(
-      chunkKey(jobId, 0),
-      JSON.stringify([{ index: 0, data: { id: variantIds[0], warehouse_stock: 9 } }]),
-    );
-    await env.DB.prepare(
-      `INSERT INTO jobs (id, type, status, params, payload_key, chunk_count, total_records)
-       VALUES (?, 'variants_bulk_update', 'pending', ?, ?, 1, 1)`,
-    )
-      .bind(jobId, JSON.stringify({ options: { match_by: "id" }, chunkSizes: [1] }), `jobs/${jobId}/`)
-      .run();
+    const jobId = await stageJob("variants_bulk_update", [{ id: variantIds[0], warehouse_stock: 9 }], {
+      options: { match_by: "id" },
+    });
     const quietQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
     const testEnv = { ...env, JOBS_QUEUE: quietQueue, WEBHOOKS_QUEUE: quietQueue };
 

@@ -63,7 +63,10 @@ export async function api(path: string, options: ApiOptions = {}) {
   if (key) headers.set("authorization", `Bearer ${KEYS[key]}`);
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    body =
+      typeof options.body === "string" || options.body instanceof Uint8Array
+        ? options.body
+        : JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const worker = (exports as unknown as { default: Fetcher }).default;

@@ -1,3 +1,15 @@
+import { env } from "cloudflare:test";
+import { rawBatch } from "../src/db/raw.ts";
+import { scanJson } from "../src/http/json-scan.ts";
+import { jobInserts } from "../src/jobs/accept.ts";
+import {
+  CHUNK_MAX_RECORDS,
+  ChunkPlanner,
+  type ChunkRange,
+  parseChunk,
+  payloadKey,
+} from "../src/jobs/chunking.ts";
+import type { JobType } from "../src/jobs/types.ts";
 import { api } from "./helpers.ts";
 
 export interface JobView {
@@ -36,4 +48,32 @@ export async function jobLogs(jobId: string, query = "") {
     identifiers: Record<string, unknown> | null;
     affected_fields: string[] | null;
   }[];
+}
+
+/** The chunks a bulk body's records array at `key` is split into, exactly as accepting it does. */
+export function planChunks(body: string, key: string, maxRecords = CHUNK_MAX_RECORDS) {
+  const bytes = new TextEncoder().encode(body);
+  const planner = new ChunkPlanner(maxRecords);
+  const scan = scanJson(bytes, { elementsOf: { key, sink: planner } });
+  if (!scan.ok) throw new Error(`not a valid bulk body: ${scan.problem.message}`);
+  const records = (range: ChunkRange) =>
+    parseChunk(bytes.subarray(range.offset, range.offset + range.length), range) ?? [];
+  return { bytes, planner, records };
+}
+
+/**
+ * A job exactly as acceptance leaves it (payload object in R2, chunk ranges, a `pending` row), but
+ * with chunks of `chunkSize` records and no message sent: the test delivers every message itself.
+ */
+export async function stageJob(
+  type: JobType,
+  records: unknown[],
+  params: Record<string, unknown>,
+  chunkSize = CHUNK_MAX_RECORDS,
+): Promise<string> {
+  const jobId = crypto.randomUUID();
+  const { bytes, planner } = planChunks(JSON.stringify({ records }), "records", chunkSize);
+  await env.PAYLOADS.put(payloadKey(jobId), bytes);
+  await rawBatch(env.DB, jobInserts(jobId, type, planner, params, null));
+  return jobId;
 }

@@ -2,47 +2,25 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../src/db/client.ts";
 import { rawBatch } from "../src/db/raw.ts";
-import { chunkKey, splitIntoChunks } from "../src/jobs/chunking.ts";
+import { payloadKey } from "../src/jobs/chunking.ts";
 import { processDeadLetter, REPLAY_RECORDS_PER_INVOCATION } from "../src/jobs/consumer.ts";
 import { finalizeJob } from "../src/jobs/finalize.ts";
-import { isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../src/jobs/ledger.ts";
+import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../src/jobs/ledger.ts";
 import type { JobMessage, JobType } from "../src/jobs/types.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
-import { type JobView, jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { type JobView, jobLogs, stageJob, submitBulk, waitForJob } from "./jobs-helpers.ts";
 import { deliverToQueue } from "./queue-helpers.ts";
 
 /**
- * A job exactly as acceptance leaves it (chunk objects in R2, a `pending` row), but with small
- * chunks and no message sent: the test delivers every message itself.
+ * The worker's bindings with a jobs queue that only records what is sent (nothing runs by itself);
+ * `sent` keeps each message's pointer (job, chunk), without the byte range it may carry.
  */
-async function stageJob(type: JobType, records: unknown[], params: Record<string, unknown>, chunkSize = 200) {
-  const jobId = crypto.randomUUID();
-  const chunks = splitIntoChunks(records, chunkSize);
-  for (const [i, chunk] of chunks.entries())
-    await env.PAYLOADS.put(chunkKey(jobId, i), JSON.stringify(chunk));
-  await env.DB.prepare(
-    `INSERT INTO jobs (id, type, status, params, payload_key, chunk_count, total_records)
-     VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
-  )
-    .bind(
-      jobId,
-      type,
-      JSON.stringify({ ...params, chunkSizes: chunks.map((c) => c.length) }),
-      `jobs/${jobId}/`,
-      chunks.length,
-      records.length,
-    )
-    .run();
-  return jobId;
-}
-
-/** The worker's bindings with a jobs queue that only records what is sent (nothing runs by itself). */
 function capturingEnv() {
   const sent: JobMessage[] = [];
   const queue = {
     send: async (message: JobMessage) => {
-      sent.push(message);
+      sent.push({ jobId: message.jobId, chunk: message.chunk });
     },
   } as unknown as Queue;
   return { testEnv: { ...env, JOBS_QUEUE: queue } as typeof env, sent };
@@ -69,7 +47,7 @@ const variantsJob = (records: unknown[], chunkSize = 200) =>
   stageJob("variants_bulk_update", records, { options: { match_by: "id" } }, chunkSize);
 
 describe("queue consumer: at most once per chunk", () => {
-  it("a chunk message delivered twice applies its effects and counters once", async () => {
+  it("a chunk message delivered twice applies its effects and counters once and enqueues the next chunk once", async () => {
     const p = await createProduct({ variants: [{}, {}, {}, {}] });
     const ids = p.variantIds;
     const jobId = await variantsJob(
@@ -89,10 +67,8 @@ describe("queue consumer: at most once per chunk", () => {
     let job = await jobOf(jobId);
     expect(job.status).toBe("running");
     expect(job.summary).toMatchObject({ processed_records: 2, succeeded_records: 2 });
-    expect(sent).toEqual([
-      { jobId, chunk: 1 },
-      { jobId, chunk: 1 },
-    ]);
+    // Only the delivery that applied the chunk moves the job on: no second chain of messages.
+    expect(sent).toEqual([{ jobId, chunk: 1 }]);
 
     await deliver(testEnv, { jobId, chunk: 1 });
     await deliver(testEnv, { jobId, chunk: 1 });
@@ -269,9 +245,13 @@ describe("queue consumer: replay one record per batch", () => {
 describe("ledger", () => {
   it("a whole-chunk application conflicts with replayed parts of that chunk, and the other way round", async () => {
     const jobId = await variantsJob([{ id: 1 }]);
-    await env.DB.prepare("INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (?, 0, 4), (?, 1, -1)")
-      .bind(jobId, jobId)
-      .run();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE jobs SET status = 'running' WHERE id = ?").bind(jobId),
+      env.DB.prepare("INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (?, 0, 4), (?, 1, -1)").bind(
+        jobId,
+        jobId,
+      ),
+    ]);
     const attempt = (chunk: number, part: number) =>
       rawBatch(env.DB, [ledgerInsert(jobId, chunk, part)]).then(
         () => "applied",
@@ -282,6 +262,20 @@ describe("ledger", () => {
     expect(await attempt(0, 5)).toBe("applied");
     expect(await attempt(1, 7)).toBe("conflict");
     expect(await attempt(2, WHOLE_CHUNK)).toBe("applied");
+  });
+});
+
+describe("ledger of a job that is not running", () => {
+  it("refuses every write, so nothing of a canceled or finished job is applied afterwards", async () => {
+    const jobId = await variantsJob([{ id: 1 }]);
+    for (const status of ["pending", "failed", "done"]) {
+      await env.DB.prepare("UPDATE jobs SET status = ? WHERE id = ?").bind(status, jobId).run();
+      const result = await rawBatch(env.DB, [ledgerInsert(jobId, 0, WHOLE_CHUNK)]).then(
+        () => "applied",
+        (err) => (isJobClosed(err) ? "closed" : String(err)),
+      );
+      expect(result, status).toBe("closed");
+    }
   });
 });
 
@@ -313,7 +307,7 @@ describe("queue consumer: failures that are not a record's fault", () => {
     expect((await jobLogs(jobId)).at(-1)).toMatchObject({ severity: "INFO", code: null });
   });
 
-  it("processDeadLetter of a chunk that was applied changes nothing and still moves on", async () => {
+  it("processDeadLetter of a chunk that was applied changes nothing and enqueues nothing again", async () => {
     const p = await createProduct({ variants: [{}, {}] });
     const jobId = await variantsJob(
       p.variantIds.map((id) => ({ id, warehouse_stock: 41 })),
@@ -322,10 +316,7 @@ describe("queue consumer: failures that are not a record's fault", () => {
     const { testEnv, sent } = capturingEnv();
     await deliver(testEnv, { jobId, chunk: 0 });
     await processDeadLetter(testEnv, { jobId, chunk: 0 });
-    expect(sent).toEqual([
-      { jobId, chunk: 1 },
-      { jobId, chunk: 1 },
-    ]);
+    expect(sent).toEqual([{ jobId, chunk: 1 }]);
     expect((await jobOf(jobId)).summary).toMatchObject({ processed_records: 1, failed_records: 0 });
   });
 
@@ -342,7 +333,7 @@ describe("queue consumer: failures that are not a record's fault", () => {
   it("a payload missing from R2 fails its records with OTHER and the job ends failed", async () => {
     const p = await createProduct({ variants: [{}, {}] });
     const jobId = await variantsJob(p.variantIds.map((id) => ({ id, warehouse_stock: 2 })));
-    await env.PAYLOADS.delete(chunkKey(jobId, 0));
+    await env.PAYLOADS.delete(payloadKey(jobId));
     const { testEnv } = capturingEnv();
     await deliver(testEnv, { jobId, chunk: 0 });
     const job = await jobOf(jobId);

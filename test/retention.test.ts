@@ -6,7 +6,8 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index.ts";
-import { chunkKey, jobPayloadPrefix } from "../src/jobs/chunking.ts";
+import { payloadKey } from "../src/jobs/chunking.ts";
+import { onJobFinalized } from "../src/jobs/finalize.ts";
 import { runRetention } from "../src/jobs/retention.ts";
 
 const DAY = 86_400_000;
@@ -21,7 +22,11 @@ async function insertJob(status: string, ageDays: number) {
     env.DB.prepare(
       `INSERT INTO jobs (id, type, status, params, payload_key, chunk_count, total_records, created_at)
        VALUES (?, 'variants_bulk_update', ?, '{}', ?, 2, 2, ?)`,
-    ).bind(id, status, jobPayloadPrefix(id), createdAt),
+    ).bind(id, status, payloadKey(id), createdAt),
+    env.DB.prepare(
+      `INSERT INTO job_chunk_ranges (job_id, chunk_index, first_record, record_count, byte_offset, byte_length)
+       VALUES (?, 0, 0, 1, 12, 2), (?, 1, 1, 1, 15, 2)`,
+    ).bind(id, id),
     env.DB.prepare("INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (?, 0, -1), (?, 1, -1)").bind(
       id,
       id,
@@ -31,8 +36,7 @@ async function insertJob(status: string, ageDays: number) {
        VALUES (?, ?, 'ERROR', 'NOT_FOUND', 'x'), (?, ?, 'INFO', NULL, 'summary')`,
     ).bind(id, createdAt, id, createdAt),
   ]);
-  await env.PAYLOADS.put(chunkKey(id, 0), "[]");
-  await env.PAYLOADS.put(chunkKey(id, 1), "[]");
+  await env.PAYLOADS.put(payloadKey(id), '{"records":[{},{}]}');
   return id;
 }
 
@@ -43,17 +47,18 @@ async function remains(id: string) {
         .bind(id)
         .first<{ n: number }>()
     )?.n ?? 0;
-  const objects = (await env.PAYLOADS.list({ prefix: jobPayloadPrefix(id) })).objects.length;
+  const objects = (await env.PAYLOADS.list({ prefix: `jobs/${id}/` })).objects.length;
   return {
     job: await count("jobs", "id"),
     logs: await count("job_logs", "job_id"),
     ledger: await count("job_chunks", "job_id"),
+    ranges: await count("job_chunk_ranges", "job_id"),
     objects,
   };
 }
 
-const GONE = { job: 0, logs: 0, ledger: 0, objects: 0 };
-const KEPT = { job: 1, logs: 2, ledger: 2, objects: 2 };
+const GONE = { job: 0, logs: 0, ledger: 0, ranges: 0, objects: 0 };
+const KEPT = { job: 1, logs: 2, ledger: 2, ranges: 2, objects: 1 };
 
 async function runCron(scheduledTime: number) {
   const ctx = createExecutionContext();
@@ -87,18 +92,49 @@ describe("retention (hourly cron)", () => {
     expect(await remains(errors31)).toEqual(GONE);
   });
 
-  it("never deletes jobs that are still pending or running", async () => {
-    const pending = await insertJob("pending", 40);
-    const running = await insertJob("running", 40);
+  it("keeps jobs still pending or running within 30 days", async () => {
+    const pending = await insertJob("pending", 29);
+    const running = await insertJob("running", 29);
     await runRetention(env, NOW);
-    expect((await remains(pending)).job).toBe(1);
-    expect((await remains(running)).job).toBe(1);
+    expect(await remains(pending)).toEqual(KEPT);
+    expect(await remains(running)).toEqual(KEPT);
+  });
+
+  it("fails a job still pending or running after 30 days, then collects it with its logs and payload", async () => {
+    const pending = await insertJob("pending", 60);
+    const running = await insertJob("running", 31);
+    const closedAs: Record<string, string> = {};
+    const onFinal = async (_env: unknown, job: { id: string; status: string }) => {
+      closedAs[job.id] = job.status;
+    };
+    onJobFinalized(onFinal);
+    await runRetention(env, NOW);
+    expect(await remains(pending)).toEqual(GONE);
+    expect(await remains(running)).toEqual(GONE);
+    // They became final first (hooks ran, so subscribers heard of it): nothing processed, so failed.
+    expect(closedAs).toEqual({ [pending]: "failed", [running]: "failed" });
+  });
+
+  it("leaves no payload object in R2 without its job", async () => {
+    const ids = [
+      await insertJob("done", 6),
+      await insertJob("failed", 40),
+      await insertJob("running", 45),
+      await insertJob("done", 1),
+    ];
+    await runRetention(env, NOW);
+    const listed = (await env.PAYLOADS.list({ prefix: "jobs/" })).objects.map((o) => o.key);
+    const jobIds = new Set(
+      (await env.DB.prepare("SELECT id FROM jobs").all<{ id: string }>()).results.map((r) => r.id),
+    );
+    expect(listed.filter((key) => !jobIds.has(key.split("/")[1] ?? ""))).toEqual([]);
+    expect(ids.map((id) => listed.includes(payloadKey(id)))).toEqual([false, false, false, true]);
   });
 
   it("is safe to run twice (and after an interrupted run)", async () => {
     const old = await insertJob("done", 6);
     // An interrupted run: the payload went, the rows stayed.
-    await env.PAYLOADS.delete([chunkKey(old, 0)]);
+    await env.PAYLOADS.delete(payloadKey(old));
     await runRetention(env, NOW);
     await runRetention(env, NOW);
     expect(await remains(old)).toEqual(GONE);

@@ -31,17 +31,26 @@ export async function loadWorker(bundle: string): Promise<WorkerModule> {
  */
 export function inProcessEnv(db: DatabaseSync) {
   const recorder = recordingD1(db);
-  const objects = new Map<string, string>();
+  const objects = new Map<string, Uint8Array>();
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
   const queued: unknown[] = [];
   const pending: Promise<unknown>[] = [];
   const bucket = {
-    put: async (key: string, value: string) => {
-      objects.set(key, typeof value === "string" ? value : String(value));
+    put: async (key: string, value: string | Uint8Array) => {
+      objects.set(key, typeof value === "string" ? encoder.encode(value) : value.slice());
       return { key };
     },
-    get: async (key: string) => {
-      const text = objects.get(key);
-      return text === undefined ? null : { text: async () => text, json: async () => JSON.parse(text) };
+    get: async (key: string, options?: { range?: { offset: number; length: number } }) => {
+      const stored = objects.get(key);
+      if (stored === undefined) return null;
+      const range = options?.range;
+      const bytes = range ? stored.subarray(range.offset, range.offset + range.length) : stored;
+      return {
+        text: async () => decoder.decode(bytes),
+        json: async () => JSON.parse(decoder.decode(bytes)),
+        arrayBuffer: async () => bytes.slice().buffer,
+      };
     },
     delete: async (keys: string | string[]) => {
       for (const k of Array.isArray(keys) ? keys : [keys]) objects.delete(k);

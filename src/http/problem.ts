@@ -89,6 +89,12 @@ export class ApiError extends Error {
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
 
+/**
+ * At most this many problems are listed in `errors` (a 10 MB body can hold millions); `detail`
+ * gives the total.
+ */
+export const MAX_LISTED_PROBLEMS = 1000;
+
 /** Picks the problem code for a set of validation problems: the most specific wins. */
 export function validationError(items: (ProblemDetailItem & { code?: ProblemCode })[]): ApiError {
   const codes = new Set(items.map((i) => i.code));
@@ -103,10 +109,12 @@ export function validationError(items: (ProblemDetailItem & { code?: ProblemCode
   const detail =
     items.length === 1 && first
       ? `${first.path ? `${first.path}: ` : ""}${first.message}`
-      : `${items.length} problems found in the request`;
+      : items.length > MAX_LISTED_PROBLEMS
+        ? `${items.length} problems found in the request; the first ${MAX_LISTED_PROBLEMS} are listed`
+        : `${items.length} problems found in the request`;
   return new ApiError(
     code,
     detail,
-    items.map(({ location, path, message }) => ({ location, path, message })),
+    items.slice(0, MAX_LISTED_PROBLEMS).map(({ location, path, message }) => ({ location, path, message })),
   );
 }

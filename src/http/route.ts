@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import { isListParam } from "../conventions/params.ts";
 import type { AppEnv, Scope } from "../env.ts";
 import { idempotencyKeyIssue, runIdempotent } from "./idempotency.ts";
+import { decodeJsonBody } from "./json-body.ts";
+import type { ElementSink } from "./json-scan.ts";
 import { ERROR_RESPONSES } from "./openapi-shared.ts";
 import { ApiError, type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
 import { type BodyLimit, routeTable } from "./route-table.ts";
@@ -25,6 +27,11 @@ export interface RouteDef<P extends AnyObject, Q extends AnyObject, B extends z.
   body?: B;
   /** Documented body when the accept-time schema is looser than the record shapes (bulk routes). */
   bodyDoc?: z.ZodType;
+  /**
+   * Bulk routes: the top-level array whose elements are not parsed at accept time; the body's value
+   * at `key` is the sink, holding their byte ranges (src/http/json-body.ts).
+   */
+  bodyRecords?: { key: string; sink: () => ElementSink };
   responses: RouteConfig["responses"];
 }
 
@@ -121,16 +128,10 @@ function parseInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodTyp
   }
   let body: unknown;
   if (def.body) {
-    const raw = c.get("rawBody");
-    let json: unknown;
-    let parsedOk = false;
-    try {
-      json = JSON.parse(new TextDecoder().decode(raw ?? new Uint8Array()));
-      parsedOk = true;
-    } catch {
-      issues.push({ location: "body", path: "", message: "must be valid JSON" });
-    }
-    if (parsedOk) body = collect(def.body, json, "body", issues);
+    const records = def.bodyRecords && { key: def.bodyRecords.key, sink: def.bodyRecords.sink() };
+    const decoded = decodeJsonBody(c.get("rawBody") ?? new Uint8Array(), records);
+    if (decoded.ok) body = collect(def.body, decoded.value, "body", issues);
+    else for (const problem of decoded.problems) issues.push({ location: "body", ...problem });
   }
   if (issues.length > 0) throw validationError(issues);
   return { params, query, body } as RouteInput<P, Q, B>;

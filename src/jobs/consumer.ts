@@ -1,11 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { rawBatch } from "../db/raw.ts";
-import { jobChunks, jobs } from "../db/schema/index.ts";
+import { jobChunkRanges, jobChunks, jobs } from "../db/schema/index.ts";
 import type { Bindings, Db } from "../env.ts";
-import { chunkKey } from "./chunking.ts";
+import { type ChunkRange, parseChunk, payloadKey, RECORD_MAX_BYTES } from "./chunking.ts";
 import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
-import { bookkeeping, describe, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import { bookkeeping, describe, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import { processorFor } from "./processors/index.ts";
 import type { ChunkRecord, JobMessage, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
 
@@ -20,62 +20,111 @@ const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 export const REPLAY_RECORDS_PER_INVOCATION = 25;
 
 /**
- * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
- * and the summary counters commit in one batch. A redelivered message finds the ledger row and only
- * moves on. Then the next chunk is enqueued, or the job is finalized after the last one.
+ * What became of a chunk in this invocation: `mine` when this invocation wrote the chunk's
+ * whole-chunk ledger row (only then does it move the job on, so a redelivered or re-driven message
+ * never starts a second chain of messages), `theirs` when another delivery did, `closed` when the
+ * job is no longer running, `continues` when a replay goes on in a new message.
  */
-export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
-  const db = createDb(env.DB);
-  // The chunk's payload does not depend on the job row: R2 reads it while D1 answers.
-  const payload = startEarly(readChunk(env, message.jobId, message.chunk));
-  const opened = await openChunk(db, message.jobId, message.chunk);
-  if (!opened) return;
-  const { job, done } = opened;
-  if (job.status !== "running") {
-    // A retried last message of a job already final: its hooks may have failed, run them again.
-    if (message.chunk === job.chunkCount - 1) await runFinalizedHooks(env, job);
-    return;
-  }
-  if (!done.has(WHOLE_CHUNK)) {
-    const records = await payload();
-    if (records === null) {
-      await failChunk(env, job, message.chunk, done, "The stored payload of this chunk could not be read.");
-    } else {
-      const pending = records.filter((r) => !done.has(r.index));
-      const complete = await applyChunk(env, db, job, message.chunk, pending, done.size > 0);
-      if (!complete) {
-        // The replay goes on in a fresh invocation (its own D1 query budget).
-        await env.JOBS_QUEUE.send(message, { contentType: "json" });
-        return;
-      }
-    }
-  }
-  await advance(env, db, job, message.chunk);
+type ChunkResult = "mine" | "theirs" | "closed" | "continues";
+
+interface OpenedChunk {
+  job: JobRow;
+  /** Ledger parts of this chunk already applied (record indices of a replay, or WHOLE_CHUNK). */
+  done: Set<number>;
+  range: ChunkRange | undefined;
+  next: ChunkRange | undefined;
 }
 
 /**
- * One round trip (a batch) for what a message needs first: the job moved from `pending` to
- * `running` on its first message, the job row, and the ledger parts of this chunk already applied
- * (the record indices of a replay, or WHOLE_CHUNK). Null when the job is gone.
+ * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
+ * and the summary counters commit in one batch. A redelivered message finds the ledger row and
+ * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
+ * job after the last; a crash in between is caught by the liveness sweep (src/jobs/liveness.ts).
  */
-async function openChunk(
-  db: Db,
-  jobId: string,
-  chunk: number,
-): Promise<{ job: JobRow; done: Set<number> } | null> {
-  const [, rows, parts] = await db.batch([
+export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
+  const db = createDb(env.DB);
+  // The chunk's bytes do not depend on the job row: R2 reads them while D1 answers.
+  const early = message.at ? startEarly(readRange(env, message.jobId, message.at)) : null;
+  const opened = await openChunk(db, message.jobId, message.chunk);
+  if (!opened) return;
+  const { job, done, range } = opened;
+  if (job.status !== "running") {
+    // A retried last message of a job already final: its hooks may have failed, run them again.
+    if (message.chunk === job.chunkCount - 1 && isFinal(job)) await runFinalizedHooks(env, job);
+    return;
+  }
+  if (!range) return;
+  if (done.has(WHOLE_CHUNK)) {
+    // Applied by an earlier delivery, which moved the job on; finalizing twice is harmless.
+    if (message.chunk === job.chunkCount - 1) await finalizeJob(env, db, job.id);
+    return;
+  }
+  let result: ChunkResult;
+  if (range.count === 1 && range.length > RECORD_MAX_BYTES) {
+    result = await failOversizedRecord(env, job, message.chunk, range);
+  } else {
+    const bytes = await (early ?? (() => readRange(env, job.id, [range.offset, range.length])))();
+    const records = bytes === null ? null : parseChunk(bytes, range);
+    if (records === null) {
+      result = await failChunk(
+        env,
+        job,
+        message.chunk,
+        range,
+        done,
+        "The stored payload of this chunk could not be read.",
+      );
+    } else {
+      const pending = records.filter((r) => !done.has(r.index));
+      result = await applyChunk(env, db, job, message.chunk, pending, done.size > 0);
+    }
+  }
+  if (result === "continues") {
+    // The replay goes on in a fresh invocation (its own D1 query budget).
+    await env.JOBS_QUEUE.send({ jobId: job.id, chunk: message.chunk }, { contentType: "json" });
+  } else if (result === "mine") {
+    await advance(env, db, job, message.chunk, opened.next);
+  }
+}
+
+const isFinal = (job: JobRow) => job.status !== "pending" && job.status !== "running";
+
+/**
+ * One round trip (a batch) for what a message needs first: the job moved from `pending` to
+ * `running` on its first message, the job row, the ledger parts of this chunk already applied, and
+ * the byte ranges of this chunk and the next. Null when the job is gone.
+ */
+async function openChunk(db: Db, jobId: string, chunk: number): Promise<OpenedChunk | null> {
+  const now = nowIso();
+  const [, rows, parts, ranges] = await db.batch([
     db
       .update(jobs)
-      .set({ status: "running", startedAt: nowIso() })
+      .set({ status: "running", startedAt: now, heartbeatAt: now })
       .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"))),
     db.select().from(jobs).where(eq(jobs.id, jobId)),
     db
       .select({ part: jobChunks.part })
       .from(jobChunks)
       .where(and(eq(jobChunks.jobId, jobId), eq(jobChunks.chunkIndex, chunk))),
+    db
+      .select()
+      .from(jobChunkRanges)
+      .where(and(eq(jobChunkRanges.jobId, jobId), inArray(jobChunkRanges.chunkIndex, [chunk, chunk + 1]))),
   ]);
   const job = rows[0];
-  return job ? { job, done: new Set(parts.map((r) => r.part)) } : null;
+  if (!job) return null;
+  const rangeOf = (index: number): ChunkRange | undefined => {
+    const row = ranges.find((r) => r.chunkIndex === index);
+    return (
+      row && {
+        first: row.firstRecord,
+        count: row.recordCount,
+        offset: row.byteOffset,
+        length: row.byteLength,
+      }
+    );
+  };
+  return { job, done: new Set(parts.map((r) => r.part)), range: rangeOf(chunk), next: rangeOf(chunk + 1) };
 }
 
 /** Starts `work` now; its result, or its error, comes only to the caller that asks for it. */
@@ -91,15 +140,10 @@ function startEarly<T>(work: Promise<T>): () => Promise<T> {
   };
 }
 
-async function readChunk(env: Bindings, jobId: string, chunk: number): Promise<ChunkRecord[] | null> {
-  const object = await env.PAYLOADS.get(chunkKey(jobId, chunk));
+async function readRange(env: Bindings, jobId: string, [offset, length]: [number, number]) {
+  const object = await env.PAYLOADS.get(payloadKey(jobId), { range: { offset, length } });
   if (!object) return null;
-  try {
-    const parsed = JSON.parse(await object.text()) as unknown;
-    return Array.isArray(parsed) ? (parsed as ChunkRecord[]) : null;
-  } catch {
-    return null;
-  }
+  return new Uint8Array(await object.arrayBuffer());
 }
 
 const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
@@ -109,7 +153,9 @@ const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
   today: new Date().toISOString().slice(0, 10),
 });
 
-/** Returns false when records of a replay are left for another invocation. */
+/** A stop: the job was closed while this invocation worked on it. */
+class JobClosed extends Error {}
+
 async function applyChunk(
   env: Bindings,
   db: Db,
@@ -117,26 +163,46 @@ async function applyChunk(
   chunk: number,
   records: ChunkRecord[],
   replaying: boolean,
-): Promise<boolean> {
+): Promise<ChunkResult> {
   const processor = processorFor(job.type);
   const ctx = context(env, db, job);
   if (!replaying) {
     try {
       const plan = await processor.plan(ctx, records);
       await rawBatch(env.DB, [...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes), ...plan.statements]);
-      return true;
+      return "mine";
     } catch (err) {
-      if (isLedgerConflict(err)) return true;
+      if (isLedgerConflict(err)) return "theirs";
+      if (isJobClosed(err)) return "closed";
       // One bad record must not sink its neighbours: replay the chunk one record per batch.
     }
   }
   const thisRound = records.slice(0, REPLAY_RECORDS_PER_INVOCATION);
-  for (const record of thisRound) await applyOne(ctx, chunk, record);
-  if (thisRound.length < records.length) return false;
-  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, [], false)).catch((err) => {
-    if (!isLedgerConflict(err)) throw err;
-  });
-  return true;
+  try {
+    for (const record of thisRound) await applyOne(ctx, chunk, record);
+  } catch (err) {
+    if (err instanceof JobClosed) return "closed";
+    throw err;
+  }
+  if (thisRound.length < records.length) return "continues";
+  return closeChunk(env, job, chunk, []);
+}
+
+/** Writes the chunk's whole-chunk ledger row (not exclusive: after replayed parts) with `outcomes`. */
+async function closeChunk(
+  env: Bindings,
+  job: JobRow,
+  chunk: number,
+  outcomes: RecordOutcome[],
+): Promise<ChunkResult> {
+  try {
+    await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false));
+    return "mine";
+  } catch (err) {
+    if (isLedgerConflict(err)) return "theirs";
+    if (isJobClosed(err)) return "closed";
+    throw err;
+  }
 }
 
 async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
@@ -146,6 +212,7 @@ async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecor
     await rawBatch(env.DB, [...bookkeeping(job.id, chunk, record.index, plan.outcomes), ...plan.statements]);
   } catch (err) {
     if (isLedgerConflict(err)) return;
+    if (isJobClosed(err)) throw new JobClosed();
     const processor = processorFor(job.type);
     const unique = /UNIQUE constraint failed/.test(describe(err));
     const fields = unique ? (processor.conflictFields?.(job, describe(err), record.data) ?? []) : [];
@@ -166,6 +233,7 @@ async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecor
     };
     if (!unique) console.error(JSON.stringify({ level: "error", job_id: job.id, error: describe(err) }));
     await rawBatch(env.DB, bookkeeping(job.id, chunk, record.index, [outcome])).catch((e) => {
+      if (isJobClosed(e)) throw new JobClosed();
       if (!isLedgerConflict(e)) throw e;
     });
   }
@@ -174,40 +242,42 @@ async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecor
 const uniqueColumns = (message: string) =>
   /UNIQUE constraint failed: ([\w., ]+)/.exec(message)?.[1]?.replace(/\w+\./g, "") ?? "a unique field";
 
+const failure = (index: number, code: "OTHER" | "INVALID_FIELD_VALUE", message: string): RecordOutcome => ({
+  index,
+  ok: false,
+  logs: [{ severity: "ERROR", code, message, identifiers: { record: { index } }, affected_fields: null }],
+});
+
 /** Counts every record of a chunk not yet applied as failed with an OTHER entry (dead letters, lost payloads). */
 export async function failChunk(
   env: Bindings,
   job: JobRow,
   chunk: number,
+  range: ChunkRange,
   done: Set<number>,
   reason: string,
-) {
-  const sizes = (job.params.chunkSizes as number[] | undefined) ?? [];
-  const start = sizes.slice(0, chunk).reduce((a, b) => a + b, 0);
-  const indices = Array.from({ length: sizes[chunk] ?? 0 }, (_, i) => start + i).filter((i) => !done.has(i));
-  const outcomes: RecordOutcome[] = indices.map((index) => ({
-    index,
-    ok: false,
-    logs: [
-      {
-        severity: "ERROR",
-        code: "OTHER",
-        message: reason,
-        identifiers: { record: { index } },
-        affected_fields: null,
-      },
-    ],
-  }));
-  await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false)).catch((err) => {
-    if (!isLedgerConflict(err)) throw err;
-  });
+): Promise<ChunkResult> {
+  const outcomes = Array.from({ length: range.count }, (_, i) => range.first + i)
+    .filter((index) => !done.has(index))
+    .map((index) => failure(index, "OTHER", reason));
+  return closeChunk(env, job, chunk, outcomes);
+}
+
+/** A record too large to parse safely fails on its own (it always has a chunk to itself). */
+function failOversizedRecord(env: Bindings, job: JobRow, chunk: number, range: ChunkRange) {
+  const message = `The record is larger than ${RECORD_MAX_BYTES} bytes of JSON and was not processed.`;
+  return closeChunk(env, job, chunk, [failure(range.first, "INVALID_FIELD_VALUE", message)]);
 }
 
 /** Enqueues the next chunk, or finalizes after the last one. */
-export async function advance(env: Bindings, db: Db, job: JobRow, chunk: number) {
+async function advance(env: Bindings, db: Db, job: JobRow, chunk: number, next: ChunkRange | undefined) {
   if (chunk + 1 < job.chunkCount) {
-    const next: JobMessage = { jobId: job.id, chunk: chunk + 1 };
-    await env.JOBS_QUEUE.send(next, { contentType: "json" });
+    const message: JobMessage = {
+      jobId: job.id,
+      chunk: chunk + 1,
+      ...(next ? { at: [next.offset, next.length] } : {}),
+    };
+    await env.JOBS_QUEUE.send(message, { contentType: "json" });
   } else {
     await finalizeJob(env, db, job.id);
   }
@@ -217,16 +287,14 @@ export async function advance(env: Bindings, db: Db, job: JobRow, chunk: number)
 export async function processDeadLetter(env: Bindings, message: JobMessage): Promise<void> {
   const db = createDb(env.DB);
   const opened = await openChunk(db, message.jobId, message.chunk);
-  if (opened?.job.status !== "running") return;
-  const { job, done } = opened;
-  if (!done.has(WHOLE_CHUNK)) {
-    await failChunk(
-      env,
-      job,
-      message.chunk,
-      done,
-      "This chunk could not be processed after repeated attempts.",
-    );
+  if (opened?.job.status !== "running" || !opened.range) return;
+  const { job, done, range } = opened;
+  if (done.has(WHOLE_CHUNK)) {
+    if (message.chunk === job.chunkCount - 1) await finalizeJob(env, db, job.id);
+    return;
   }
-  await advance(env, db, job, message.chunk);
+  const reason = "This chunk could not be processed after repeated attempts.";
+  if ((await failChunk(env, job, message.chunk, range, done, reason)) === "mine") {
+    await advance(env, db, job, message.chunk, opened.next);
+  }
 }

@@ -18,31 +18,68 @@ export async function runFinalizedHooks(env: Bindings, job: JobRow) {
   for (const hook of hooks) await hook(env, job);
 }
 
+const OPEN = sql`status IN ('pending', 'running')`;
+
+/** The final INFO summary and the final status derived from the counters, for a job not yet final. */
+const finalStatements = (jobId: string, now: string) => [
+  sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
+    SELECT id, ${now}, 'INFO', NULL,
+      printf('Job finished: %d of %d records processed, %d succeeded, %d failed.',
+        processed_records, total_records, succeeded_records, failed_records)
+    FROM jobs WHERE id = ${jobId} AND ${OPEN}`,
+  sql`UPDATE jobs SET
+      log_info_count = log_info_count + 1,
+      status = CASE WHEN succeeded_records = 0 THEN 'failed'
+                    WHEN failed_records = 0 THEN 'done'
+                    ELSE 'done_with_errors' END,
+      finished_at = ${now}
+    WHERE id = ${jobId} AND ${OPEN}
+    RETURNING id`,
+];
+
 /**
- * Writes the final INFO summary and the final status derived from the counters, once: both
- * statements only act while the job is `running`, and the call whose UPDATE changed the row runs
+ * Writes the final INFO summary and the final status derived from the counters, once: the
+ * statements only act while the job is not final, and the call whose UPDATE changed the row runs
  * the hooks.
  */
 export async function finalizeJob(env: Bindings, db: Db, jobId: string): Promise<JobRow | null> {
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  const [, updated] = await rawBatch(env.DB, [
+  const now = nowIso();
+  const results = await rawBatch(db.$client, finalStatements(jobId, now));
+  return afterFinal(env, db, jobId, results.at(-1));
+}
+
+/**
+ * Ends a job that will not run to its end (canceled, no progress, too old): every record not yet
+ * processed counts as failed, with one OTHER entry saying why, then the job is finalized as usual
+ * (status by the counter rule, summary entry, hooks). One transaction: a chunk of this job still in
+ * flight can no longer commit afterwards (its ledger row needs a running job). Null when the job
+ * was already final.
+ */
+export async function closeJob(env: Bindings, db: Db, jobId: string, reason: string): Promise<JobRow | null> {
+  const now = nowIso();
+  const unprocessed = sql`total_records > processed_records`;
+  const results = await rawBatch(db.$client, [
     sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
-      SELECT id, ${now}, 'INFO', NULL,
-        printf('Job finished: %d of %d records processed, %d succeeded, %d failed.',
-          processed_records, total_records, succeeded_records, failed_records)
-      FROM jobs WHERE id = ${jobId} AND status = 'running'`,
+      SELECT id, ${now}, 'ERROR', 'OTHER',
+        printf('%s %d of %d records were not processed and count as failed.',
+          ${reason}, total_records - processed_records, total_records)
+      FROM jobs WHERE id = ${jobId} AND ${OPEN} AND ${unprocessed}`,
     sql`UPDATE jobs SET
-        log_info_count = log_info_count + 1,
-        status = CASE WHEN succeeded_records = 0 THEN 'failed'
-                      WHEN failed_records = 0 THEN 'done'
-                      ELSE 'done_with_errors' END,
-        finished_at = ${now}
-      WHERE id = ${jobId} AND status = 'running'
-      RETURNING id`,
+        failed_records = failed_records + total_records - processed_records,
+        log_error_count = log_error_count + 1,
+        processed_records = total_records
+      WHERE id = ${jobId} AND ${OPEN} AND ${unprocessed}`,
+    ...finalStatements(jobId, now),
   ]);
-  if ((updated?.results ?? []).length === 0) return null;
+  return afterFinal(env, db, jobId, results.at(-1));
+}
+
+async function afterFinal(env: Bindings, db: Db, jobId: string, update: D1Result | undefined) {
+  if ((update?.results ?? []).length === 0) return null;
   const job = await db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, jobId) });
   if (!job) return null;
   await runFinalizedHooks(env, job);
   return job;
 }
+
+const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -12,13 +12,17 @@ const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
  * application of the chunk committed first (a whole-chunk row after replayed parts, a part after
  * the whole chunk) by inserting the conflicting row again, so two deliveries of one chunk running
  * at the same time never apply a record twice. The closing mark of a replay is not exclusive.
+ * The job id is read from a job that is still `running`: once a job is final (canceled, given up,
+ * finalized), any batch of its chunks fails on the NOT NULL job id and applies nothing.
  */
-export const ledgerInsert = (jobId: string, chunk: number, part: number, exclusive = true): SQL =>
-  exclusive
-    ? sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${jobId}, ${chunk}, COALESCE(
+export const ledgerInsert = (jobId: string, chunk: number, part: number, exclusive = true): SQL => {
+  const runningJob = sql`(SELECT id FROM jobs WHERE id = ${jobId} AND status = 'running')`;
+  return exclusive
+    ? sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${runningJob}, ${chunk}, COALESCE(
         (SELECT part FROM job_chunks WHERE job_id = ${jobId} AND chunk_index = ${chunk}
            AND (${part} = ${WHOLE_CHUNK} OR part = ${WHOLE_CHUNK}) LIMIT 1), ${part}))`
-    : sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${jobId}, ${chunk}, ${part})`;
+    : sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${runningJob}, ${chunk}, ${part})`;
+};
 
 export function logInsert(jobId: string, entries: LogEntry[]): SQL[] {
   const at = nowIso();
@@ -48,7 +52,9 @@ export function countersUpdate(jobId: string, outcomes: RecordOutcome[]): SQL {
       failed_records = failed_records + ${outcomes.length - ok},
       log_info_count = log_info_count + ${by("INFO")},
       log_warning_count = log_warning_count + ${by("WARNING")},
-      log_error_count = log_error_count + ${by("ERROR")}
+      log_error_count = log_error_count + ${by("ERROR")},
+      heartbeat_at = ${nowIso()},
+      redrives = 0
     WHERE id = ${jobId}`;
 }
 
@@ -72,6 +78,10 @@ export function bookkeeping(
 
 export const isLedgerConflict = (err: unknown) =>
   /UNIQUE constraint failed: job_chunks\./.test(describe(err));
+
+/** The batch failed because the job is no longer running (see `ledgerInsert`). */
+export const isJobClosed = (err: unknown) =>
+  /NOT NULL constraint failed: job_chunks\.job_id/.test(describe(err));
 
 export function describe(err: unknown): string {
   if (err instanceof Error) {

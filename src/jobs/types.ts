@@ -9,6 +9,8 @@ export type JobRow = typeof jobs.$inferSelect;
 export interface JobMessage {
   jobId: string;
   chunk: number;
+  /** The chunk's byte range in the payload object, when the sender knew it: R2 reads it while D1 opens the chunk. */
+  at?: [offset: number, length: number];
 }
 
 export const LOG_CODES = [

@@ -30,6 +30,10 @@ export const jobs = sqliteTable(
     createdAt: createdAt(),
     startedAt: timestamp("started_at"),
     finishedAt: timestamp("finished_at"),
+    /** Last sign of life: start, each committed chunk or record, each re-drive (src/jobs/liveness.ts). */
+    heartbeatAt: timestamp("heartbeat_at"),
+    /** Re-drives since the job last made progress. */
+    redrives: integer("redrives").notNull().default(0),
   },
   (t) => [
     index("jobs_created_idx").on(t.createdAt, t.id),
@@ -54,6 +58,25 @@ export const jobChunks = sqliteTable(
     appliedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.chunkIndex, t.part] })],
+);
+
+/**
+ * Where each chunk of a job lies in its payload object (byte range) and which records it holds,
+ * written when the job is accepted.
+ */
+export const jobChunkRanges = sqliteTable(
+  "job_chunk_ranges",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    chunkIndex: integer("chunk_index").notNull(),
+    firstRecord: integer("first_record").notNull(),
+    recordCount: integer("record_count").notNull(),
+    byteOffset: integer("byte_offset").notNull(),
+    byteLength: integer("byte_length").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.chunkIndex] })],
 );
 
 export const jobLogs = sqliteTable(

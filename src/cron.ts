@@ -1,0 +1,23 @@
+import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
+import type { Bindings } from "./env.ts";
+import { sweepStalledJobs } from "./jobs/liveness.ts";
+import { runRetention } from "./jobs/retention.ts";
+
+/** The cron triggers of wrangler.toml and what each runs, in order. */
+export const CRON_TASKS: Record<string, ((env: Bindings, now: number) => Promise<unknown>)[]> = {
+  /** Every minute: jobs that stopped making progress are re-driven or given up. */
+  "* * * * *": [sweepStalledJobs],
+  /** Every hour: retention (jobs, idempotency keys, webhook deliveries), then planner statistics. */
+  "0 * * * *": [runRetention, (env) => refreshPlannerStatistics(env)],
+};
+
+export async function runCron(controller: ScheduledController, env: Bindings) {
+  const tasks = CRON_TASKS[controller.cron];
+  if (!tasks) {
+    console.error(
+      JSON.stringify({ level: "error", stage: "cron", error: `no tasks for cron '${controller.cron}'` }),
+    );
+    return;
+  }
+  for (const task of tasks) await task(env, controller.scheduledTime);
+}
