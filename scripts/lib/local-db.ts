@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { buildSeed, toSqlScript } from "../../src/seed/index.ts";
-import { d1Execute, d1Query, runWrangler } from "./wrangler.ts";
+import { d1Execute, d1Query, localStateArgs, runWrangler } from "./wrangler.ts";
 
 /** The local D1 database of `wrangler dev` (.wrangler/state), managed by wrangler commands. */
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export function applyLocalMigrations(options: { quiet?: boolean } = {}) {
-  runWrangler(["d1", "migrations", "apply", "DB", "--local"], options);
+  runWrangler(["d1", "migrations", "apply", "DB", "--local", ...localStateArgs()], options);
 }
 
 interface TableInfo {

@@ -21,6 +21,17 @@ const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
 export class WranglerError extends Error {}
 
 /**
+ * Where local D1/R2 state lives for the local commands of this process: wrangler's default
+ * (.wrangler/state) unless a script (npm run dev -- --persist-to DIR, the crash test) chose another.
+ */
+let localState: string | undefined;
+export const useLocalState = (dir: string | undefined) => {
+  localState = dir;
+};
+/** `--persist-to DIR` for a local d1 command, when a state directory was chosen. */
+export const localStateArgs = (): string[] => (localState ? ["--persist-to", localState] : []);
+
+/**
  * Runs wrangler to completion. stdin is closed so confirmation prompts take their
  * non-interactive default instead of waiting; `quiet` captures the output and shows it only on failure.
  */
@@ -49,7 +60,14 @@ export function d1Execute<T = Record<string, unknown>>(
   target: "local" | "remote",
   source: { command: string } | { file: string },
 ): D1Result<T>[] {
-  const args = ["d1", "execute", "DB", `--${target}`, "--json"];
+  const args = [
+    "d1",
+    "execute",
+    "DB",
+    `--${target}`,
+    "--json",
+    ...(target === "local" ? localStateArgs() : []),
+  ];
   if ("command" in source) args.push("--command", source.command);
   else args.push("--file", source.file);
   const result = spawnSync(process.execPath, [WRANGLER_JS, ...args], {

@@ -39,12 +39,17 @@ Checks run in this order and stop at the first failure: route (404, or 405 with 
 
 ## Writing
 
-- Write bodies are JSON (415 otherwise), at most 1 MiB (10 MiB for bulk operations; 413 beyond).
+- Write bodies are JSON (415 otherwise), at most 1 MiB (10 MiB for bulk operations; 413 beyond), UTF-8, nested at most
+  64 levels of objects and arrays, with no lone UTF-16 surrogate in any string or key (400 \`invalid_body\` with the path).
+  A 400 lists every problem, up to 1,000 (\`detail\` gives the total).
 - Create answers 201 with \`Location\` and the resource. PATCH changes only the fields sent; \`translations\` merge per locale and field.
 - POST accepts an \`Idempotency-Key\` header: a retry with the same key and body within 24 hours replays the first answer
   (\`Idempotency-Replayed: true\`); the same key with another body is 422, and a retry while the first is in flight is 409.
 - Bulk operations validate only the request's structure, then answer 202 with the job id. Records are validated and applied
   by the job; read the outcome from the job and its logs, or subscribe a webhook to job completion.
+- Jobs always end: one that makes no progress for 5 minutes is re-driven from its first unapplied chunk, and after 3 re-drives
+  without progress it ends with its unprocessed records failed (one \`OTHER\` log entry). \`POST /api/v1/jobs/{id}/cancel\` ends
+  a pending or running job at a chunk boundary the same way. Jobs not final after 30 days are failed, then deleted.
 
 ## Rate limits
 
