@@ -9,9 +9,15 @@ import worker from "../src/index.ts";
 
 /** Delivers one message to the Worker's queue handler as the Queues runtime would; returns its acks and retries. */
 export async function deliverToQueue<T>(queue: string, body: T, testEnv: typeof env = env) {
-  const batch = createMessageBatch<T>(queue, [
-    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body },
-  ]);
+  return deliverBatchToQueue(queue, [body], testEnv);
+}
+
+/** Delivers the messages to the Worker's queue handler as one batch; returns its acks and retries. */
+export async function deliverBatchToQueue<T>(queue: string, bodies: T[], testEnv: typeof env = env) {
+  const batch = createMessageBatch<T>(
+    queue,
+    bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),
+  );
   const ctx = createExecutionContext();
   const handler = worker.queue as unknown as (
     b: MessageBatch<T>,

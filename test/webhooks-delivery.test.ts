@@ -6,14 +6,19 @@ import { deliverAttempt } from "../src/webhooks/consumer.ts";
 import { DEAD_LETTER_ERROR } from "../src/webhooks/dead-letter.ts";
 import { enqueueJobWebhooks, newMessageId } from "../src/webhooks/enqueue.ts";
 import { buildEvent } from "../src/webhooks/payload.ts";
-import { MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/retry-policy.ts";
+import { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/retry-policy.ts";
 import { sendSigned } from "../src/webhooks/sender.ts";
 import { signPayload } from "../src/webhooks/signature.ts";
-import { WEBHOOKS_DLQ_NAME, type WebhookEvent, type WebhookMessage } from "../src/webhooks/types.ts";
+import {
+  WEBHOOKS_DLQ_NAME,
+  WEBHOOKS_QUEUE_NAME,
+  type WebhookEvent,
+  type WebhookMessage,
+} from "../src/webhooks/types.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { submitBulk, waitForJob } from "./jobs-helpers.ts";
-import { deliverToQueue } from "./queue-helpers.ts";
+import { deliverBatchToQueue, deliverToQueue } from "./queue-helpers.ts";
 
 const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
 
@@ -292,6 +297,92 @@ describe("webhook delivery, end to end through the real queues", () => {
     await api(`/api/v1/webhooks/${id}`, { method: "DELETE" });
     expect(await deliverAttempt(env, message(id, job.id))).toBe("skipped");
     expect(await received(token)).toEqual([]);
+  });
+});
+
+/** The error of an attempt cut by the timeout. */
+const TIMEOUT_ERROR = `url did not answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+
+/** Subscription ids that have a succeeded attempt. */
+async function succeededIds(ids: number[]): Promise<Set<number>> {
+  const { results } = await env.DB.prepare(
+    `SELECT DISTINCT webhook_id FROM webhook_deliveries
+     WHERE status = 'succeeded' AND webhook_id IN (SELECT value FROM json_each(?))`,
+  )
+    .bind(JSON.stringify(ids))
+    .all<{ webhook_id: number }>();
+  return new Set(results.map((r) => r.webhook_id));
+}
+
+/**
+ * Pauses the subscription and waits until none of its attempts is still in flight (every request the
+ * receiver got has its row), so that no attempt outlives the test and its subscription.
+ */
+async function pauseAndDrain(hook: { id: number; token: string }) {
+  await api(`/api/v1/webhooks/${hook.id}`, { method: "PATCH", body: { status: "disabled" } });
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const rows = (await api(`/api/v1/webhooks/${hook.id}/deliveries?per_page=100`)).json.data as unknown[];
+    if (rows.length >= (await received(hook.token)).length || Date.now() > deadline) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("one hanging receiver delays no other delivery", () => {
+  it("in one batch, the other attempts are recorded before the hanging one, which is cut and retried with the same webhook-id", async () => {
+    const job = await failedJob();
+    const hang = await subscribe("hang");
+    const oks = [await subscribe("ok"), await subscribe("ok"), await subscribe("ok")];
+    const messages = [hang, ...oks].map((s) => message(s.id, job.id));
+    const sent: WebhookMessage[] = [];
+    const queue = { send: async (body: WebhookMessage) => sent.push(body) };
+    const started = Date.now();
+    const result = await deliverBatchToQueue(WEBHOOKS_QUEUE_NAME, messages, {
+      ...env,
+      WEBHOOKS_QUEUE: queue as unknown as Queue,
+    });
+    // The receiver answers only after 30 s: the batch ended when the attempt timeout cut it.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.explicitAcks).toHaveLength(messages.length);
+    expect(result.retryMessages).toEqual([]);
+    const [hung] = (await api(`/api/v1/webhooks/${hang.id}/deliveries`)).json.data;
+    expect(hung).toMatchObject({
+      attempt: 1,
+      status: "pending",
+      response_status: null,
+      error: TIMEOUT_ERROR,
+      next_retry_at: expect.stringMatching(/Z$/),
+    });
+    for (const ok of oks) {
+      const [row] = (await api(`/api/v1/webhooks/${ok.id}/deliveries`)).json.data;
+      expect(row).toMatchObject({ attempt: 1, status: "succeeded", response_status: 200 });
+      expect(row.id).toBeLessThan(hung.id); // recorded while the hanging attempt was still waiting
+    }
+    expect(sent).toEqual([{ ...messages[0], attempt: 2 }]); // the retry, enqueued before the record
+  });
+
+  it("deliveries queued behind a batch with a hanging receiver wait no longer than the attempt timeout", async () => {
+    // More subscriptions than a batch holds: the second batch is handed out only after the first one,
+    // which holds the hanging attempt, has ended.
+    const hang = await subscribe("hang");
+    const oks = [];
+    for (let i = 0; i < 11; i++) oks.push(await subscribe("ok"));
+    await failedJob();
+    const finished = Date.now();
+    const ids = oks.map((s) => s.id);
+    for (;;) {
+      if ((await succeededIds(ids)).size === ids.length) break;
+      // Before the fix the second batch waited for the 10 s timeout of the hanging attempt.
+      expect(Date.now() - finished, "every other subscription's delivery succeeded").toBeLessThan(5_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const attempts = await waitForAttempts(hang.id, (rows) => rows.some((r) => r.attempt === 1));
+    expect(attempts.find((r) => r.attempt === 1)).toMatchObject({
+      status: "pending",
+      error: TIMEOUT_ERROR,
+      next_retry_at: expect.stringMatching(/Z$/),
+    });
+    await pauseAndDrain(hang);
   });
 });
 

@@ -11,7 +11,15 @@ const HANDLER_RETRY_SECONDS = 30;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
-/** The webhooks queue handler: every message of the batch is one attempt, made concurrently. */
+/**
+ * The webhooks queue handler: every message of the batch is one attempt, all started at once, each
+ * acked as soon as its own attempt is recorded. No attempt waits for another, and the batch as a
+ * whole lasts about one attempt timeout (DELIVERY_TIMEOUT_MS) at most, so a hanging receiver holds
+ * up the deliveries queued behind it by no more than that. Its attempt then fails like any other:
+ * recorded `pending`, retried with the same `webhook-id` (see deliverAttempt). wrangler.toml keeps
+ * the batch within the six outbound connections a Workers invocation may have waiting for an answer,
+ * so no attempt's timeout runs out while it queues behind hanging ones.
+ */
 export async function processWebhookBatch(batch: MessageBatch<WebhookMessage>, env: WebhookEnv) {
   await Promise.all(
     batch.messages.map(async (message) => {

@@ -1,7 +1,11 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env.ts";
+import { DELIVERY_TIMEOUT_MS } from "../../webhooks/retry-policy.ts";
 import { WEBHOOK_EVENTS } from "../../webhooks/types.ts";
 import { WebhookEventHeadersSchema, WebhookEventSchema } from "./webhooks.schema.ts";
+
+/** The receiver's time to answer, as the documents state it ("1 s"). */
+const TIMEOUT = `${DELIVERY_TIMEOUT_MS / 1000} s`;
 
 const WHEN: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   "job.done": "a job finished with every record succeeded",
@@ -21,7 +25,7 @@ export function registerWebhookEvents(app: OpenAPIHono<AppEnv>) {
       description: [
         `Sent to every active subscription to \`${event}\` when ${WHEN[event]}.`,
         "Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret before trusting the body, and reject stale timestamps.",
-        "Answer 2xx within 10 seconds. Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.",
+        `Answer 2xx within ${TIMEOUT} (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same \`webhook-id\` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.`,
       ].join("\n\n"),
       tags: ["Webhooks"],
       security: [],
@@ -35,8 +39,7 @@ export function registerWebhookEvents(app: OpenAPIHono<AppEnv>) {
       responses: {
         200: { description: "Any 2xx acknowledges the delivery; the body is ignored." },
         "4XX": {
-          description:
-            "Any other answer (4xx, 5xx, 3xx, or none within 10 s) fails the attempt, which is retried; its body is ignored.",
+          description: `Any other answer (4xx, 5xx, 3xx, or none within ${TIMEOUT}) fails the attempt, which is retried; its body is ignored.`,
           content: {
             "application/problem+json": {
               schema: z
