@@ -1,7 +1,8 @@
 /**
  * Copies Scalar's standalone browser bundle into public/docs/scalar.js, the Workers static asset
- * that GET /docs loads (never a CDN). Runs as the predev, pretest and predeploy hooks; writes only
- * when the content changed, so `wrangler dev` does not reload for nothing.
+ * that GET /docs loads (never a CDN). Runs as wrangler's `[build]` command (wrangler.toml: before
+ * every `wrangler dev` and `wrangler deploy`, bare or through npm) and as the pretest and prebench
+ * hooks; writes only when the content changed, so `wrangler dev` does not reload for nothing.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
