@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
+import { VERSION } from "../version.ts";
 import { API_OVERVIEW } from "./overview.ts";
 import { TAGS } from "./tags.ts";
 
@@ -32,7 +33,7 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
     openapi: "3.1.0",
     info: {
       title: "Storefront Catalog, Pricing and Orders API",
-      version: "1.0.0",
+      version: VERSION,
       description: API_OVERVIEW,
     },
     servers: [],
