@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { dbSession } from "./db/client.ts";
 import { registerDocs } from "./docs/docs.routes.ts";
 import type { AppEnv } from "./env.ts";
+import { registerHealth } from "./health/health.routes.ts";
 import { authenticate } from "./http/auth.ts";
 import { bodyGuard } from "./http/body-guard.ts";
 import { renderError } from "./http/errors.ts";
@@ -27,6 +28,7 @@ export function createApp() {
   app.use("*", etag);
   registerResources(app);
   registerImages(app);
+  registerHealth(app);
   registerDocs(app);
   app.onError(renderError);
   app.notFound((c) => renderError(new Error(`route table and router disagree on ${c.req.path}`), c));

@@ -19,5 +19,6 @@ export const TAGS: Record<string, string> = {
   Jobs: "Asynchronous bulk operations: status, counters and per-record logs. Kept 5 days when `done`, 30 days otherwise.",
   Webhooks:
     "Subscriptions notified when a job reaches a final state (Standard Webhooks signatures), and their delivery attempts. Needs the `admin` scope.",
+  Health: "Whether the service and its stores answer, and the deployed version; public, no API key needed.",
   Images: "Copies of brand and category images stored by the service; public, no API key needed.",
 };
