@@ -50,11 +50,17 @@ describe("GET /api/v1/health", () => {
     expect(res.status).toBe(200);
   });
 
-  it("answers 503 naming D1 when the database does not answer", async () => {
+  it("answers 503 problem JSON naming D1 when the database does not answer, with the version and checks", async () => {
     const res = await health({ ...env, DB: brokenD1() } as typeof env);
     expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(res.json).toEqual({
-      status: "unavailable",
+      type: "https://storefront.dev/problems/service-unavailable",
+      title: "Service unavailable",
+      status: 503,
+      detail: "D1 did not answer",
+      code: "service_unavailable",
+      request_id: res.headers.get("x-request-id"),
       version: packageJson.version,
       checks: { d1: "unavailable", r2: "ok" },
     });
@@ -63,12 +69,14 @@ describe("GET /api/v1/health", () => {
   it("answers 503 naming R2 when a bucket does not answer", async () => {
     const res = await health({ ...env, IMAGES: brokenR2() } as typeof env);
     expect(res.status).toBe(503);
+    expect(res.json.detail).toBe("R2 did not answer");
     expect(res.json.checks).toEqual({ d1: "ok", r2: "unavailable" });
   });
 
   it("answers 503 naming both when neither store answers", async () => {
     const res = await health({ ...env, DB: brokenD1(), PAYLOADS: brokenR2() } as typeof env);
     expect(res.status).toBe(503);
+    expect(res.json.detail).toBe("D1 and R2 did not answer");
     expect(res.json.checks).toEqual({ d1: "unavailable", r2: "unavailable" });
   });
 
@@ -88,11 +96,14 @@ describe("GET /api/v1/health", () => {
     expect(down.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("is in the OpenAPI document as a public operation with its 200 and 503 answers", async () => {
+  it("is in the OpenAPI document as a public operation with its 200 and its 503 problem", async () => {
     const doc = (await api("/api/v1/openapi.json", { key: null })).json;
     const op = doc.paths[HEALTH_PATH].get;
     expect(op.security).toEqual([]);
-    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "503"]));
+    expect(op.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Health",
+    });
+    expect(op.responses["503"]).toEqual({ $ref: "#/components/responses/ServiceUnavailable" });
   });
 });
 

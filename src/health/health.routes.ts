@@ -1,6 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
+import { ERROR_RESPONSES } from "../http/openapi-shared.ts";
+import { ApiError } from "../http/problem.ts";
 import { defineRoute } from "../http/route.ts";
 import { VERSION } from "../version.ts";
 
@@ -13,7 +15,7 @@ const CheckStatus = z.enum(["ok", "unavailable"]);
 
 const Health = z
   .object({
-    status: CheckStatus.openapi({ description: "`ok` when every check is `ok`." }),
+    status: z.literal("ok"),
     version: z.string().openapi({ description: "The deployed version (CHANGELOG.md, `info.version`)." }),
     checks: z.object({
       d1: CheckStatus.openapi({ description: "Whether the D1 database answered a `SELECT 1`." }),
@@ -25,9 +27,10 @@ const Health = z
   });
 
 type Health = z.infer<typeof Health>;
+type Checks = { d1: z.infer<typeof CheckStatus>; r2: z.infer<typeof CheckStatus> };
 
 /** Resolves to `ok` when `probe` settles without error within the timeout, else `unavailable`. */
-async function check(probe: () => Promise<unknown>): Promise<Health["checks"]["d1"]> {
+async function check(probe: () => Promise<unknown>): Promise<Checks["d1"]> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"unavailable">((resolve) => {
     timer = setTimeout(() => resolve("unavailable"), PROBE_TIMEOUT_MS);
@@ -54,7 +57,10 @@ async function probeD1(c: Context<AppEnv>) {
 const probeR2 = (c: Context<AppEnv>) =>
   Promise.all([c.env.PAYLOADS.head("health-check"), c.env.IMAGES.head("health-check")]);
 
-/** `GET /api/v1/health`: public, reads no data, answers 503 when D1 or R2 does not answer (DECISIONS 13). */
+/**
+ * `GET /api/v1/health`: public, reads no data, answers 503 when D1 or R2 does not answer (DECISIONS
+ * 13). The 503 is problem JSON like every other error, with `version` and `checks` as extension members.
+ */
 export function registerHealth(app: OpenAPIHono<AppEnv>) {
   defineRoute(
     app,
@@ -63,7 +69,7 @@ export function registerHealth(app: OpenAPIHono<AppEnv>) {
       path: HEALTH_PATH,
       operationId: "getHealth",
       summary: "Check the service's health",
-      description: `Whether the service's D1 database and R2 buckets answer, and the deployed version. No API key; no data. Each check gives up after ${PROBE_TIMEOUT_MS / 1000} s. For uptime monitors and deploy checks; it is not rate limited, so poll it at most every few seconds.`,
+      description: `Whether the service's D1 database and R2 buckets answer, and the deployed version. No API key; no data. Each check gives up after ${PROBE_TIMEOUT_MS / 1000} s. When one does not answer: 503 \`service_unavailable\` problem JSON that also carries \`version\` and \`checks\`. For uptime monitors and deploy checks; it is not rate limited, so poll it at most every few seconds.`,
       tags: ["Health"],
       scope: null,
       responses: {
@@ -71,17 +77,24 @@ export function registerHealth(app: OpenAPIHono<AppEnv>) {
           description: "D1 and R2 both answer",
           content: { "application/json": { schema: Health } },
         },
-        503: {
-          description: "D1 or R2 does not answer (the body says which)",
-          content: { "application/json": { schema: Health } },
-        },
+        503: ERROR_RESPONSES[503],
       },
     },
     async (c) => {
       const [d1, r2] = await Promise.all([check(() => probeD1(c)), check(() => probeR2(c))]);
-      const healthy = d1 === "ok" && r2 === "ok";
-      const body: Health = { status: healthy ? "ok" : "unavailable", version: VERSION, checks: { d1, r2 } };
-      return c.json(body, healthy ? 200 : 503, { "Cache-Control": "no-store" });
+      const checks: Checks = { d1, r2 };
+      const down = (["d1", "r2"] as const).filter((store) => checks[store] !== "ok");
+      if (down.length > 0) {
+        throw new ApiError(
+          "service_unavailable",
+          `${down.map((store) => store.toUpperCase()).join(" and ")} did not answer`,
+          [],
+          { "Cache-Control": "no-store" },
+          { version: VERSION, checks },
+        );
+      }
+      const body: Health = { status: "ok", version: VERSION, checks: { d1: "ok", r2: "ok" } };
+      return c.json(body, 200, { "Cache-Control": "no-store" });
     },
   );
 }

@@ -19,6 +19,7 @@ const PROBLEM_CODES = {
   idempotency_key_reused: "The Idempotency-Key was used before with a different body.",
   rate_limited: "The API key's rate limit for this kind of request is spent.",
   internal: "Unexpected error; nothing about it is leaked.",
+  service_unavailable: "A store the service depends on (D1 or R2) did not answer (the health check).",
 } satisfies Record<ProblemCode, string>;
 
 const codeList = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
@@ -103,6 +104,11 @@ const ERRORS = {
     headers: ["Retry-After"],
   },
   500: { name: "InternalError", description: "Unexpected error; quote `request_id` when reporting it." },
+  503: {
+    name: "ServiceUnavailable",
+    description:
+      "D1 or R2 did not answer. From the health check, the problem also carries `version` and `checks` (as its 200 answer does).",
+  },
 } as const satisfies Record<number, { name: string; description: string; headers?: readonly HeaderName[] }>;
 
 type ErrorStatus = keyof typeof ERRORS;

@@ -16,6 +16,7 @@ export type ProblemCode =
   | "unsupported_media_type"
   | "rate_limited"
   | "image_unavailable"
+  | "service_unavailable"
   | "internal";
 
 export type ErrorLocation = "query" | "path" | "body" | "header";
@@ -51,6 +52,7 @@ const REGISTRY: Record<ProblemCode, { status: ContentfulStatusCode; title: strin
   },
   rate_limited: { status: 429, title: "Too many requests", type: "rate-limited" },
   internal: { status: 500, title: "Internal server error", type: "internal" },
+  service_unavailable: { status: 503, title: "Service unavailable", type: "service-unavailable" },
 };
 
 export const PROBLEM_TYPE_BASE = "https://storefront.dev/problems/";
@@ -67,6 +69,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly errors: ProblemDetailItem[] = [],
     headers: Record<string, string> = {},
+    /** RFC 9457 extension members, added after the standard ones (e.g. the health check's `checks`). */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(detail);
     this.status = REGISTRY[code].status;
@@ -83,6 +87,7 @@ export class ApiError extends Error {
       code: this.code,
       request_id: requestId,
       ...(this.errors.length > 0 ? { errors: this.errors } : {}),
+      ...this.extensions,
     };
   }
 }
