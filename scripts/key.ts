@@ -1,9 +1,10 @@
 /**
- * npm run key -- create --name NAME --scopes read,write [--remote]
- * npm run key -- list [--remote]
- * npm run key -- revoke --id N [--remote]
+ * npm run key -- create --name NAME --scopes read,write [--remote] [--env staging]
+ * npm run key -- list [--remote] [--env staging]
+ * npm run key -- revoke --id N [--remote] [--env staging]
  *
- * Manages API keys in the local D1 database (default) or the deployed one (--remote). Only the
+ * Manages API keys in the local D1 database (default) or the deployed one (--remote), of
+ * production or of another wrangler.toml environment (--env). Only the
  * SHA-256 hash of a secret is stored; `create` prints the secret once, on stdout alone.
  */
 import { randomBytes } from "node:crypto";
@@ -11,21 +12,22 @@ import { parseArgs } from "node:util";
 import { displayPrefix, sha256Hex } from "../src/seed/keys.ts";
 import { sqlLiteral } from "../src/seed/sql.ts";
 import { applyLocalMigrations } from "./lib/local-db.ts";
-import { d1Query, WranglerError } from "./lib/wrangler.ts";
+import { d1Query, useEnvironment, WranglerError } from "./lib/wrangler.ts";
 
 const SCOPES = ["read", "write", "admin"] as const;
 const NAME_MAX_LENGTH = 100;
 
 const USAGE = `Usage:
-  npm run key -- create --name NAME --scopes SCOPES [--remote]
-  npm run key -- list [--json] [--remote]
-  npm run key -- revoke --id ID [--remote]
+  npm run key -- create --name NAME --scopes SCOPES [--remote] [--env ENV]
+  npm run key -- list [--json] [--remote] [--env ENV]
+  npm run key -- revoke --id ID [--remote] [--env ENV]
 
   --name NAME       what the key is for (at most ${NAME_MAX_LENGTH} characters), e.g. "ci" or "erp-sync"
   --scopes SCOPES   comma-separated, from: ${SCOPES.join(", ")}
                     (read: every GET; write: catalog, pricing, reviews and bulk writes; admin: webhooks)
   --id ID           the key's id, as shown by list
   --remote          the deployed D1 database instead of the local one (.wrangler/state)
+  --env ENV         the database of that wrangler.toml environment (e.g. staging), not production's
 
 create prints the secret once; only its SHA-256 hash is stored, so it cannot be shown again.
 A revoked key stops working within 30 seconds (API instances cache keys that long).`;
@@ -161,6 +163,7 @@ async function main(argv: string[]): Promise<number> {
       scopes: { type: "string" },
       id: { type: "string" },
       remote: { type: "boolean" },
+      env: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -188,6 +191,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Validate everything before touching a database.
   const target = values.remote ? "remote" : "local";
+  if (values.env !== undefined) useEnvironment(values.env);
   if (command === "create") {
     const name = parseName(values.name);
     const scopes = parseScopes(values.scopes);

@@ -3,14 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { buildSeed, toSqlScript } from "../../src/seed/index.ts";
-import { d1Execute, d1Query, localStateArgs, runWrangler } from "./wrangler.ts";
+import { d1Execute, d1Query, environmentArgs, localStateArgs, runWrangler } from "./wrangler.ts";
 
 /** The local D1 database of `wrangler dev` (.wrangler/state), managed by wrangler commands. */
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export function applyLocalMigrations(options: { quiet?: boolean } = {}) {
-  runWrangler(["d1", "migrations", "apply", "DB", "--local", ...localStateArgs()], options);
+  runWrangler(
+    ["d1", "migrations", "apply", "DB", "--local", ...localStateArgs(), ...environmentArgs()],
+    options,
+  );
 }
 
 interface TableInfo {

@@ -9,12 +9,11 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", 
 /**
  * The project's own wrangler, started with the Node running this script (the pinned Node 22),
  * not through `node_modules/.bin/wrangler`, whose `#!/usr/bin/env node` may find an older Node.
+ * `STOREFRONT_WRANGLER_JS` replaces it with another script (the tests' fake wrangler).
  */
-export const WRANGLER_JS = join(
-  dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
-  "bin",
-  "wrangler.js",
-);
+export const WRANGLER_JS =
+  process.env.STOREFRONT_WRANGLER_JS ||
+  join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
 
 const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
 
@@ -30,6 +29,19 @@ export const useLocalState = (dir: string | undefined) => {
 };
 /** `--persist-to DIR` for a local d1 command, when a state directory was chosen. */
 export const localStateArgs = (): string[] => (localState ? ["--persist-to", localState] : []);
+
+/**
+ * The wrangler.toml environment the d1 commands of this process use (`--env NAME`): unset by
+ * default; "" names the top-level (production) environment explicitly, which also keeps wrangler
+ * from warning that several environments exist.
+ */
+let environment: string | undefined;
+export const useEnvironment = (name: string | undefined) => {
+  environment = name;
+};
+/** `--env NAME` (or `--env=` for the top level) when an environment was chosen. */
+export const environmentArgs = (): string[] =>
+  environment === undefined ? [] : environment === "" ? ["--env="] : ["--env", environment];
 
 /**
  * Runs wrangler to completion. stdin is closed so confirmation prompts take their
@@ -50,6 +62,19 @@ export function runWrangler(args: string[], options: { quiet?: boolean } = {}): 
   }
 }
 
+/** Runs wrangler to completion with its output captured, whatever its exit code (stdin closed). */
+export function captureWrangler(args: string[]): { status: number; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [WRANGLER_JS, ...args], {
+    cwd: PROJECT_ROOT,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status ?? 1, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
+}
+
 export interface D1Result<T> {
   results: T[];
   success: boolean;
@@ -67,17 +92,11 @@ export function d1Execute<T = Record<string, unknown>>(
     `--${target}`,
     "--json",
     ...(target === "local" ? localStateArgs() : []),
+    ...environmentArgs(),
   ];
   if ("command" in source) args.push("--command", source.command);
   else args.push("--file", source.file);
-  const result = spawnSync(process.execPath, [WRANGLER_JS, ...args], {
-    cwd: PROJECT_ROOT,
-    env: wranglerEnv(),
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (result.error) throw result.error;
+  const result = captureWrangler(args);
   const parsed = parseJson(result.stdout);
   if (result.status !== 0 || !Array.isArray(parsed)) {
     const text = (parsed as { error?: { text?: string } } | undefined)?.error?.text;
