@@ -40,7 +40,8 @@ describe("wrangler.toml", () => {
   it("holds no resource id, so a deploy binds (or provisions) resources by name on any account", () => {
     const toml = read("wrangler.toml");
     assert.doesNotMatch(toml, /database_id|preview_database_id|^\s*id\s*=|00000000-/m);
-    for (const d of [...production.d1_databases, ...staging.d1_databases]) assert.ok(d.database_name, d.binding);
+    for (const d of [...production.d1_databases, ...staging.d1_databases])
+      assert.ok(d.database_name, d.binding);
     for (const b of [...production.r2_buckets, ...staging.r2_buckets]) assert.ok(b.bucket_name, b.binding);
   });
 
