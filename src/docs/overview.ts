@@ -5,7 +5,7 @@ Every path is under \`/api/v1\`; this document is at \`/api/v1/openapi.json\` an
 
 ## Authentication
 
-Send \`Authorization: Bearer <api key>\` on every operation (keys start with \`sfk_\`). A key holds one or more scopes:
+Send \`Authorization: Bearer <api key>\` on every operation (keys start with \`sfk_\`; the scheme name is case-insensitive, the key exact). A key holds one or more scopes:
 \`read\` (every GET), \`write\` (every POST, PATCH and DELETE on catalog, pricing, reviews and bulk jobs) and
 \`admin\` (webhooks, GET included). Each operation names its scope in \`x-required-scope\`.
 A missing, malformed, unknown or revoked key gives 401 with \`WWW-Authenticate: Bearer\`; a key without the scope gives 403.
