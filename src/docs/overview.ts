@@ -43,6 +43,7 @@ Checks run in this order and stop at the first failure: route (404, or 405 with 
 - Create answers 201 with \`Location\` and the resource. PATCH changes only the fields sent; \`translations\` merge per locale and field.
 - POST accepts an \`Idempotency-Key\` header: a retry with the same key and body within 24 hours replays the first answer
   (\`Idempotency-Replayed: true\`); the same key with another body is 422, and a retry while the first is in flight is 409.
+  An in-flight claim is a 60-second lease: if the first request dies, a retry after the lease takes the key over.
 - Bulk operations validate only the request's structure, then answer 202 with the job id. Records are validated and applied
   by the job; read the outcome from the job and its logs, or subscribe a webhook to job completion.
 
