@@ -27,6 +27,9 @@ export default defineConfig(async () => {
       globalSetup: ["./test/global-setup.ts"],
       include: ["test/**/*.test.ts"],
       testTimeout: 20_000,
+      // The per-request and per-chunk log lines (src/lib/log.ts) would flood the output; tests that
+      // check them spy on console. Errors and warnings still show.
+      onConsoleLog: (line: string) => !/"event":"(request|job\.chunk)"/.test(line),
     },
   };
 });

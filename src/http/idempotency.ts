@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { batch, countTrip } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema/index.ts";
 import type { AppEnv } from "../env.ts";
+import { describeError, log } from "../lib/log.ts";
 import { ApiError, type ProblemDetailItem } from "./problem.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -204,14 +205,7 @@ function withoutSecret(text: string): string {
 }
 
 function logFailure(c: Context<AppEnv>, step: string, err: unknown) {
-  console.error(
-    JSON.stringify({
-      level: "error",
-      request_id: c.get("requestId"),
-      idempotency: step,
-      error: err instanceof Error ? err.message : String(err),
-    }),
-  );
+  log("error", "idempotency.failed", { request_id: c.get("requestId"), step, error: describeError(err) });
 }
 
 /** Deletes up to `limit` expired keys (the hourly cron calls it until it returns less than `limit`). */
