@@ -12,6 +12,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENVIRONMENT: "development",
+            // The public origin stored images render on; the tests address the Worker there too.
+            PUBLIC_BASE_URL: "https://api.test",
             // Webhook retries come at once in tests (the delays are multiplied by this).
             WEBHOOK_RETRY_SCALE: "0",
             // Cases per route of the property-based fuzz suites (test/fuzz-*.test.ts); default 1,000.
@@ -25,6 +27,9 @@ export default defineConfig(async () => {
       globalSetup: ["./test/global-setup.ts"],
       include: ["test/**/*.test.ts"],
       testTimeout: 20_000,
+      // The per-request and per-chunk log lines (src/lib/log.ts) would flood the output; tests that
+      // check them spy on console. Errors and warnings still show.
+      onConsoleLog: (line: string) => !/"event":"(request|job\.chunk)"/.test(line),
     },
   };
 });

@@ -82,7 +82,7 @@ function killGroup(child: ChildProcess) {
   if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
 }
 
-async function call(origin: string, path: string, init: RequestInit = {}) {
+async function call<T>(origin: string, path: string, init: RequestInit = {}): Promise<T> {
   const res = await fetch(`${origin}${path}`, {
     ...init,
     headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...init.headers },
@@ -90,7 +90,7 @@ async function call(origin: string, path: string, init: RequestInit = {}) {
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as any;
+  return JSON.parse(text) as T;
 }
 
 interface JobView {
@@ -105,8 +105,11 @@ async function main() {
   let dev = await startDev(port, inspector);
   try {
     const run = Date.now().toString(36).toUpperCase();
-    const page = await call(origin, "/api/v1/products?per_page=100&includes=variants&fields=internal_id");
-    const variantIds: number[] = page.data.flatMap((p: any) => p.variants.map((v: any) => v.id));
+    const page = await call<{ data: { variants: { id: number }[] }[] }>(
+      origin,
+      "/api/v1/products?per_page=100&includes=variants&fields=internal_id",
+    );
+    const variantIds = page.data.flatMap((p) => p.variants.map((v) => v.id));
     const variants = Array.from({ length: RECORDS }, (_, i) => ({
       id: variantIds[i % variantIds.length],
       warehouse_stock: i,
@@ -122,7 +125,8 @@ async function main() {
       ],
     }));
     const post = async (path: string, body: unknown) =>
-      (await call(origin, path, { method: "POST", body: JSON.stringify(body) }))[0].job_id as string;
+      (await call<{ job_id: string }[]>(origin, path, { method: "POST", body: JSON.stringify(body) }))[0]
+        ?.job_id as string;
     const variantsJob = await post("/api/v1/variants/bulk", { options: { match_by: "id" }, variants });
     const productsJob = await post("/api/v1/products/bulk", {
       options: { match_by: "internal_id" },
@@ -133,12 +137,12 @@ async function main() {
     let atKill: JobView | undefined;
     const killBy = Date.now() + 60_000;
     while (Date.now() < killBy) {
-      atKill = await call(origin, `/api/v1/jobs/${variantsJob}`);
+      atKill = await call<JobView>(origin, `/api/v1/jobs/${variantsJob}`);
       if ((atKill?.summary.processed_records ?? 0) >= RECORDS * 0.15 || FINAL.includes(atKill?.status ?? ""))
         break;
       await sleep(20);
     }
-    const productsAtKill: JobView = await call(origin, `/api/v1/jobs/${productsJob}`);
+    const productsAtKill = await call<JobView>(origin, `/api/v1/jobs/${productsJob}`);
     killGroup(dev);
     await sleep(1000);
 
@@ -148,7 +152,7 @@ async function main() {
     const finals: Record<string, JobView> = {};
     while (Date.now() - servingAt < RECOVERY_LIMIT_MS && Object.keys(finals).length < 2) {
       for (const id of [variantsJob, productsJob]) {
-        const job: JobView = await call(origin, `/api/v1/jobs/${id}`);
+        const job = await call<JobView>(origin, `/api/v1/jobs/${id}`);
         if (FINAL.includes(job.status)) finals[id] = job;
       }
       await sleep(500);
@@ -157,7 +161,7 @@ async function main() {
 
     // Exactly once, in payload order: each variant holds the last stock the payload gave it.
     const expected = new Map<number, number>();
-    variants.forEach((v) => expected.set(v.id as number, v.warehouse_stock));
+    for (const v of variants) expected.set(v.id as number, v.warehouse_stock);
     const stocks = d1Query<{ id: number; warehouse_stock: number }>(
       "local",
       `SELECT id, warehouse_stock FROM variants WHERE id IN (${[...expected.keys()].join(",")})`,

@@ -2,6 +2,7 @@ import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
 import type { Bindings } from "./env.ts";
 import { sweepStalledJobs } from "./jobs/liveness.ts";
 import { runRetention } from "./jobs/retention.ts";
+import { log } from "./lib/log.ts";
 
 /** The cron triggers of wrangler.toml and what each runs, in order. */
 export const CRON_TASKS: Record<string, ((env: Bindings, now: number) => Promise<unknown>)[]> = {
@@ -14,9 +15,7 @@ export const CRON_TASKS: Record<string, ((env: Bindings, now: number) => Promise
 export async function runCron(controller: ScheduledController, env: Bindings) {
   const tasks = CRON_TASKS[controller.cron];
   if (!tasks) {
-    console.error(
-      JSON.stringify({ level: "error", stage: "cron", error: `no tasks for cron '${controller.cron}'` }),
-    );
+    log("error", "cron.unknown", { cron: controller.cron });
     return;
   }
   for (const task of tasks) await task(env, controller.scheduledTime);

@@ -15,6 +15,11 @@ export interface Bindings {
   BULK_LIMITER?: RateLimit;
   /** "production" when deployed; "development" under `wrangler dev` and the tests. */
   ENVIRONMENT: string;
+  /**
+   * The public origin (`https://api.example.com`) stored images render on. Unset: the origin the
+   * request reached. Rows store only the object key, so changing it needs no data migration.
+   */
+  PUBLIC_BASE_URL?: string;
   /** Set to "on" to apply rate limits outside production (tests of the limiter). */
   RATE_LIMITS?: string;
   /** Seconds without progress before a job is re-driven (src/jobs/liveness.ts; default 300). */

@@ -4,6 +4,7 @@ import type { Bindings } from "./env.ts";
 import { processDeadLetter, processJobMessage } from "./jobs/consumer.ts";
 import { onJobFinalized } from "./jobs/finalize.ts";
 import type { JobMessage } from "./jobs/types.ts";
+import { describeError, log } from "./lib/log.ts";
 import { processWebhookBatch } from "./webhooks/consumer.ts";
 import { processWebhookDeadLetters } from "./webhooks/dead-letter.ts";
 import { enqueueJobWebhooks } from "./webhooks/enqueue.ts";
@@ -34,14 +35,13 @@ export default {
         else await processJobMessage(env, message.body);
         message.ack();
       } catch (err) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            queue: batch.queue,
-            job_id: message.body.jobId,
-            error: String(err),
-          }),
-        );
+        log("error", "job.message_failed", {
+          queue: batch.queue,
+          job_id: message.body.jobId,
+          chunk: message.body.chunk,
+          attempt: message.attempts,
+          error: describeError(err),
+        });
         message.retry({ delaySeconds: RETRY_DELAY_SECONDS * message.attempts });
       }
     }

@@ -54,6 +54,8 @@ export interface ApiOptions {
   body?: unknown;
   key?: keyof typeof KEYS | null;
   headers?: Record<string, string>;
+  /** The origin the request is addressed to (its `Host`); `https://api.test` unless told. */
+  origin?: string;
 }
 
 /** Calls the Worker's own fetch handler, as a client would over HTTP. */
@@ -71,7 +73,11 @@ export async function api(path: string, options: ApiOptions = {}) {
   }
   const worker = (exports as unknown as { default: Fetcher }).default;
   const response = await worker.fetch(
-    new Request(`https://api.test${path}`, { method: options.method ?? "GET", headers, body }),
+    new Request(`${options.origin ?? "https://api.test"}${path}`, {
+      method: options.method ?? "GET",
+      headers,
+      body,
+    }),
   );
   const text = await response.text();
   let json: any;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RouteTable } from "../src/http/route-table.ts";
-import { api } from "./helpers.ts";
+import { api, KEYS } from "./helpers.ts";
 
 describe("errors", () => {
   it("renders problem JSON with a request id that matches the X-Request-Id header", async () => {
@@ -64,6 +64,21 @@ describe("authentication", () => {
       expect(res.status, authorization).toBe(401);
     }
     expect((await api("/api/v1/brands", { key: "revoked" })).status).toBe(401);
+  });
+
+  it("matches the auth scheme case-insensitively (RFC 9110 §11.1), the key itself exactly", async () => {
+    for (const scheme of ["Bearer", "bearer", "BEARER", "bEaReR"]) {
+      const res = await api("/api/v1/store", {
+        key: null,
+        headers: { authorization: `${scheme} ${KEYS.read}` },
+      });
+      expect(res.status, scheme).toBe(200);
+    }
+    const wrongCase = await api("/api/v1/store", {
+      key: null,
+      headers: { authorization: `bearer ${KEYS.read.toUpperCase()}` },
+    });
+    expect(wrongCase.status).toBe(401);
   });
 
   it("answers 403 when the key lacks the scope; scopes are independent", async () => {

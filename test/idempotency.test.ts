@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../src/db/client.ts";
 import type { AppEnv } from "../src/env.ts";
 import { renderError } from "../src/http/errors.ts";
-import { purgeExpiredIdempotencyKeys, runIdempotent } from "../src/http/idempotency.ts";
+import { IDEMPOTENCY_LEASE_MS, purgeExpiredIdempotencyKeys, runIdempotent } from "../src/http/idempotency.ts";
+import { IMAGE_TIMEOUT_MS } from "../src/images/store.ts";
 import { api, unique } from "./helpers.ts";
 
 const SUPPLIERS = "/api/v1/suppliers";
@@ -24,13 +25,16 @@ async function suppliersWithInternalId(internalId: string) {
   return row?.n ?? 0;
 }
 
-/** A bare app running `runIdempotent` around a handler the test controls (API key id 1000). */
-function harness(handler: () => Promise<Response>) {
+/**
+ * A bare app running `runIdempotent` around a handler the test controls (API key id 1000), on the
+ * given D1 database (the test's own by default).
+ */
+function harness(handler: () => Promise<Response>, database: D1Database = env.DB) {
   const app = new Hono<AppEnv>();
   app.use("*", async (c, next) => {
     c.set("requestId", crypto.randomUUID());
     c.set("dbStats", { roundTrips: 0 });
-    c.set("db", createDb(c.env.DB));
+    c.set("db", createDb(database));
     c.set("apiKey", { id: 1000, scopes: ["write"] });
     c.set("rawBody", new Uint8Array(await c.req.arrayBuffer()));
     await next();
@@ -45,7 +49,50 @@ function harness(handler: () => Promise<Response>) {
     );
 }
 
+/** The test's D1 database, except that every statement matching `refused` fails as D1 would. */
+function failingOn(refused: RegExp): D1Database {
+  return new Proxy(env.DB, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (query: string) => {
+          if (refused.test(query)) throw new Error(`D1_ERROR: refused by the test: ${query.slice(0, 40)}`);
+          return target.prepare(query);
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const claimRow = (key: string) =>
+  env.DB.prepare("SELECT state, expires_at FROM idempotency_keys WHERE api_key_id = 1000 AND key = ?")
+    .bind(key)
+    .first<{ state: string; expires_at: string }>();
+
+/**
+ * Sends a request whose work starts (so it owns the claim) and never finishes, as when the isolate
+ * is killed mid-request: the claim is left in flight with nobody to finish or release it.
+ */
+async function strandClaim(key: string, body = "{}") {
+  let started: () => void = () => {};
+  const working = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const send = harness(() => {
+    started();
+    return new Promise<Response>(() => {});
+  });
+  void send("/things", key, body);
+  await working;
+  expect((await claimRow(key))?.state).toBe("in_flight");
+}
+
 describe("Idempotency-Key", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("same key and same body replays the first answer (status, body, Location) without doing the work again", async () => {
     const key = unique("idem");
     const body = { name: "Replay Co", internal_id: unique("SUP") };
@@ -161,6 +208,105 @@ describe("Idempotency-Key", () => {
     expect(((await second.json()) as { code: string }).code).toBe("conflict");
     finish();
     expect((await first).status).toBe(201);
+  });
+
+  it("an in-flight claim whose lease ran out (the request died) is taken over by a retry, which does the work once", async () => {
+    const key = unique("idem");
+    await strandClaim(key);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + IDEMPOTENCY_LEASE_MS + 1000);
+    let runs = 0;
+    const send = harness(async () => {
+      runs++;
+      return Response.json({ run: runs }, { status: 201 });
+    });
+    const retry = await send("/things", key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("idempotency-replayed")).toBeNull();
+    const again = await send("/things", key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect(await again.json()).toEqual({ run: 1 });
+    expect(runs).toBe(1);
+  });
+
+  it("a request that outlived its lease neither stores into nor releases the claim a retry took over", async () => {
+    let finishSlow: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      finishSlow = resolve;
+    });
+    const slow = harness(async () => {
+      await gate;
+      return Response.json({ who: "slow" }, { status: 201 });
+    });
+    const key = unique("idem");
+    const slowAnswer = slow("/things", key);
+    for (let i = 0; i < 100 && !(await claimRow(key)); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await claimRow(key)).not.toBeNull();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + IDEMPOTENCY_LEASE_MS + 1000);
+    await strandClaim(key);
+    const takenOver = await claimRow(key);
+    finishSlow();
+    expect((await slowAnswer).status).toBe(201);
+    expect(await claimRow(key)).toEqual(takenOver);
+  });
+
+  it("an in-flight claim within its lease still answers 409 with Retry-After: 1", async () => {
+    const key = unique("idem");
+    await strandClaim(key);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + IDEMPOTENCY_LEASE_MS - 5000);
+    let runs = 0;
+    const send = harness(async () => {
+      runs++;
+      return Response.json({}, { status: 201 });
+    });
+    const retry = await send("/things", key);
+    expect(retry.status).toBe(409);
+    expect(retry.headers.get("retry-after")).toBe("1");
+    expect(runs).toBe(0);
+  });
+
+  it("the in-flight lease is longer than the slowest synchronous write (a 5 s image download and a 30 s D1 batch)", () => {
+    const d1BatchLimitMs = 30_000;
+    expect(IDEMPOTENCY_LEASE_MS).toBeGreaterThan(IMAGE_TIMEOUT_MS + d1BatchLimitMs);
+  });
+
+  it("a stored answer replays for 24 hours from when it was stored, not only for the lease", async () => {
+    let runs = 0;
+    const send = harness(async () => {
+      runs++;
+      return Response.json({ run: runs }, { status: 201 });
+    });
+    const key = unique("idem");
+    expect((await send("/things", key)).status).toBe(201);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 23 * 60 * 60 * 1000);
+    const replay = await send("/things", key);
+    expect(replay.headers.get("idempotency-replayed")).toBe("true");
+    expect(await replay.json()).toEqual({ run: 1 });
+    vi.setSystemTime(Date.now() + 2 * 60 * 60 * 1000);
+    const fresh = await send("/things", key);
+    expect(fresh.headers.get("idempotency-replayed")).toBeNull();
+    expect(runs).toBe(2);
+  });
+
+  it("a claim whose answer could not be stored is released, so a retry runs instead of getting 409", async () => {
+    const key = unique("idem");
+    let runs = 0;
+    const work = async () => {
+      runs++;
+      return Response.json({ run: runs }, { status: 201 });
+    };
+    const storeFails = harness(work, failingOn(/^update "idempotency_keys"/i));
+    const first = await storeFails("/things", key);
+    expect(first.status).toBe(201);
+    expect(await claimRow(key)).toBeNull();
+    const retry = await harness(work)("/things", key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("idempotency-replayed")).toBeNull();
+    expect(runs).toBe(2);
   });
 
   it("a stored answer never holds a top-level secret", async () => {

@@ -1,3 +1,5 @@
+import { describeError, log } from "../lib/log.ts";
+
 /**
  * Refreshes SQLite's planner statistics (ANALYZE where tables changed enough), as D1 recommends
  * after creating indexes and bulk changes. Without them the planner guesses table sizes and can
@@ -15,6 +17,6 @@ export async function refreshPlannerStatistics(env: {
     await env.DB.prepare(OPTIMIZE_SQL).run();
   } catch (err) {
     // Statistics only make plans better; a refusal must not fail the cron run that called it.
-    console.error(JSON.stringify({ level: "warn", event: "planner_statistics", error: String(err) }));
+    log("warn", "planner_statistics.failed", { error: describeError(err) });
   }
 }

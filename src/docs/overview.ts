@@ -5,8 +5,8 @@ Every path is under \`/api/v1\`; this document is at \`/api/v1/openapi.json\` an
 
 ## Authentication
 
-Send \`Authorization: Bearer <api key>\` on every operation (keys start with \`sfk_\`) except the public ones: this
-document, \`/docs\`, \`GET /api/v1/health\` and stored images. A key holds one or more scopes:
+Send \`Authorization: Bearer <api key>\` on every operation (keys start with \`sfk_\`; the scheme name is case-insensitive, the key
+exact) except the public ones: this document, \`/docs\`, \`GET /api/v1/health\` and stored images. A key holds one or more scopes:
 \`read\` (every GET), \`write\` (every POST, PATCH and DELETE on catalog, pricing, reviews and bulk jobs) and
 \`admin\` (webhooks, GET included). Each operation names its scope in \`x-required-scope\`.
 A missing, malformed, unknown or revoked key gives 401 with \`WWW-Authenticate: Bearer\`; a key without the scope gives 403.
@@ -46,6 +46,7 @@ Checks run in this order and stop at the first failure: route (404, or 405 with 
 - Create answers 201 with \`Location\` and the resource. PATCH changes only the fields sent; \`translations\` merge per locale and field.
 - POST accepts an \`Idempotency-Key\` header: a retry with the same key and body within 24 hours replays the first answer
   (\`Idempotency-Replayed: true\`); the same key with another body is 422, and a retry while the first is in flight is 409.
+  An in-flight claim is a 60-second lease: if the first request dies, a retry after the lease takes the key over.
 - Bulk operations validate only the request's structure, then answer 202 with the job id. Records are validated and applied
   by the job; read the outcome from the job and its logs, or subscribe a webhook to job completion.
 - Jobs always end: one that makes no progress for 5 minutes is re-driven from its first unapplied chunk, and after 3 re-drives

@@ -26,13 +26,19 @@ const unauthorized = (detail: string) =>
     "WWW-Authenticate": 'Bearer realm="storefront"',
   });
 
+/**
+ * `Authorization: Bearer <key>`: the scheme name is case-insensitive (RFC 9110 §11.1, so `bearer` and
+ * `BEARER` work too) and may be followed by more than one space; the key itself is matched exactly.
+ */
+const BEARER = /^bearer +([A-Za-z0-9_\-.~+/]+=*)$/i;
+
 /** Checks `Authorization: Bearer <key>` and the scope the matched route declares. */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const needed = c.get("routeMeta").scope;
   if (needed === null) return next();
   const header = c.req.header("authorization");
   if (!header) throw unauthorized("Missing Authorization header");
-  const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/.exec(header.trim());
+  const match = BEARER.exec(header.trim());
   if (!match?.[1]) throw unauthorized("Authorization must be 'Bearer <api key>'");
   const hash = await sha256Hex(match[1]);
   const entry = await lookup(c, hash);

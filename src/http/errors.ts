@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
+import { describeError, log } from "../lib/log.ts";
 import { ApiError } from "./problem.ts";
 
 /** Renders any thrown error as problem JSON; unexpected ones become a 500 that leaks nothing. */
@@ -11,7 +12,7 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
   } else if (isUniqueViolation(err)) {
     apiError = new ApiError("conflict", "The write conflicts with an existing record (uniqueness rule)");
   } else {
-    console.error(JSON.stringify({ level: "error", request_id: requestId, error: describe(err) }));
+    log("error", "request.failed", { request_id: requestId, error: describeError(err) });
     apiError = new ApiError(
       "internal",
       "An unexpected error occurred; quote the request_id when reporting it",
@@ -27,12 +28,4 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
   });
 }
 
-export const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(describe(err));
-
-function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    return `${err.name}: ${err.message}${cause ? ` (cause: ${describe(cause)})` : ""}`;
-  }
-  return String(err);
-}
+export const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(describeError(err));

@@ -3,11 +3,20 @@ import type { Context } from "hono";
 import { batch, countTrip } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema/index.ts";
 import type { AppEnv } from "../env.ts";
+import { describeError, log } from "../lib/log.ts";
 import { ApiError, type ProblemDetailItem } from "./problem.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_KEY_MAX = 255;
+/** How long a stored answer replays, counted from when it was stored. */
 const TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long an in-flight claim holds its key. A request that dies mid-flight (isolate killed,
+ * deploy, crash) leaves its claim behind; once the lease has run out a retry takes the key over and
+ * does the work. 60 s is well above the slowest synchronous write: an image download is cut off at
+ * 5 s and D1 stops a query or batch at 30 s, and a write does one download and a few short batches.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 
 /** The same ISO form as the `timestamp` columns (whole seconds, `Z`), so text order is time order. */
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -31,10 +40,15 @@ export function idempotencyKeyIssue(value: string | undefined): ProblemDetailIte
 }
 
 /**
- * Runs a POST handler under the Idempotency-Key rules (DECISIONS 8 and 12): the key is claimed
+ * Runs a POST handler under the Idempotency-Key rules (DECISIONS 8, 12 and 13): the key is claimed
  * with one atomic upsert (a live row is never overwritten; an expired one is replaced in the same
  * statement), the work runs once, a 2xx answer is stored for replay and anything else releases the
  * claim so a corrected retry can use the same key.
+ *
+ * `expires_at` is the lease while the claim is in flight and the 24 h retention once the answer is
+ * stored, so the same upsert takes over a claim whose request died. The claim's own `expires_at`
+ * identifies it: a request that outlived its lease cannot store into or release a claim taken over
+ * by a retry.
  */
 export async function runIdempotent(c: Context<AppEnv>, work: () => Promise<Response>): Promise<Response> {
   const key = c.req.header(IDEMPOTENCY_HEADER);
@@ -46,14 +60,15 @@ export async function runIdempotent(c: Context<AppEnv>, work: () => Promise<Resp
   if (apiKeyId === undefined) return work();
 
   const fingerprint = await fingerprintOf(c);
-  const existing = await claim(c, apiKeyId, key, fingerprint);
-  if (existing) return answerExisting(existing, fingerprint);
+  const outcome = await claim(c, apiKeyId, key, fingerprint);
+  if ("existing" in outcome) return answerExisting(outcome.existing, fingerprint);
 
   const owned = and(
     eq(idempotencyKeys.apiKeyId, apiKeyId),
     eq(idempotencyKeys.key, key),
     eq(idempotencyKeys.fingerprint, fingerprint),
     eq(idempotencyKeys.state, "in_flight"),
+    eq(idempotencyKeys.expiresAt, outcome.leaseExpiresAt),
   );
   let response: Response;
   try {
@@ -79,11 +94,14 @@ export async function runIdempotent(c: Context<AppEnv>, work: () => Promise<Resp
         responseStatus: response.status,
         responseBody: withoutSecret(text),
         responseLocation: location,
+        expiresAt: iso(Date.now() + TTL_MS),
       })
       .where(owned);
   } catch (err) {
-    // The work is committed: answer it. The claim stays in flight until it expires.
+    // The work is committed: answer it, and release the claim rather than leave it in flight (a
+    // retry then runs again, as without a key). If the release fails too, the lease runs out.
     logFailure(c, "store", err);
+    await release(c, owned);
   }
   return response;
 }
@@ -91,11 +109,17 @@ export async function runIdempotent(c: Context<AppEnv>, work: () => Promise<Resp
 type Row = typeof idempotencyKeys.$inferSelect;
 
 /**
- * One round trip, one transaction: the upsert inserts a new claim or replaces an expired row and
- * returns it; otherwise it changes nothing and the select reads the live row that blocked it.
- * Returns null when this request owns the claim. A row released between two attempts is retried.
+ * One round trip, one transaction: the upsert inserts a new claim or replaces an expired row (a
+ * stored answer past its 24 h, or an in-flight claim past its lease) and returns it; otherwise it
+ * changes nothing and the select reads the live row that blocked it. Returns the claim's lease when
+ * this request owns it. A row released between two attempts is retried.
  */
-async function claim(c: Context<AppEnv>, apiKeyId: number, key: string, fingerprint: string) {
+async function claim(
+  c: Context<AppEnv>,
+  apiKeyId: number,
+  key: string,
+  fingerprint: string,
+): Promise<{ leaseExpiresAt: string } | { existing: Row }> {
   const db = c.get("db");
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = Date.now();
@@ -106,7 +130,7 @@ async function claim(c: Context<AppEnv>, apiKeyId: number, key: string, fingerpr
       responseBody: null,
       responseLocation: null,
       createdAt: iso(now),
-      expiresAt: iso(now + TTL_MS),
+      expiresAt: iso(now + IDEMPOTENCY_LEASE_MS),
     };
     const [claimed, current] = await batch(c, [
       db
@@ -123,9 +147,9 @@ async function claim(c: Context<AppEnv>, apiKeyId: number, key: string, fingerpr
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key))),
     ]);
-    if (claimed.length > 0) return null;
+    if (claimed.length > 0) return { leaseExpiresAt: claimRow.expiresAt };
     const row = current[0];
-    if (row) return row;
+    if (row) return { existing: row };
   }
   throw inFlight();
 }
@@ -181,14 +205,7 @@ function withoutSecret(text: string): string {
 }
 
 function logFailure(c: Context<AppEnv>, step: string, err: unknown) {
-  console.error(
-    JSON.stringify({
-      level: "error",
-      request_id: c.get("requestId"),
-      idempotency: step,
-      error: err instanceof Error ? err.message : String(err),
-    }),
-  );
+  log("error", "idempotency.failed", { request_id: c.get("requestId"), step, error: describeError(err) });
 }
 
 /** Deletes up to `limit` expired keys (the hourly cron calls it until it returns less than `limit`). */

@@ -87,7 +87,7 @@ export function defineRoute<
             headers: z.object({
               "idempotency-key": z.string().max(255).optional().openapi({
                 description:
-                  "Makes a retried POST safe: the same key and body within 24 hours replays the first answer.",
+                  "Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work.",
               }),
             }),
           }

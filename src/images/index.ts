@@ -3,8 +3,10 @@ export { IMAGE_TYPES, type ImageExtension } from "./sniff.ts";
 export {
   IMAGE_MAX_BYTES,
   IMAGE_TIMEOUT_MS,
-  isStoredImageUrl,
+  ownImageFile,
+  publicOrigin,
+  renderImageUrl,
+  storedImageFile,
   storedImageUrl,
   storeImage,
-  storeImageFromUrl,
 } from "./store.ts";

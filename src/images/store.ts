@@ -13,12 +13,12 @@ export const IMAGE_FILE_PATTERN = /^[0-9a-f]{64}\.(png|jpg|webp|gif|avif)$/;
 /**
  * Downloads a client-supplied image URL through the outbound guard, checks it is png, jpeg, webp,
  * gif or avif (declared type and magic bytes agree), stores it in R2 under its SHA-256 and returns
- * the URL the service serves it at. Throws 400 `invalid_body` for a URL the guard refuses and 400
- * `image_unavailable` for a download that fails, times out, is too large or is not an image.
+ * the object key (`<sha256>.<ext>`), which is what a row stores. Throws 400 `invalid_body` for a
+ * URL the guard refuses and 400 `image_unavailable` for a download that fails, times out, is too
+ * large or is not an image.
  */
 export async function storeImage(
   env: Pick<Bindings, "IMAGES" | "ENVIRONMENT">,
-  origin: string,
   rawUrl: string,
   bodyPath: string,
 ): Promise<string> {
@@ -49,20 +49,49 @@ export async function storeImage(
 
   const file = `${await sha256Hex(result.bytes)}.${sniffed}`;
   await env.IMAGES.put(file, result.bytes, { httpMetadata: { contentType: IMAGE_TYPES[sniffed] } });
-  return storedImageUrl(origin, file);
+  return file;
 }
 
-/** `storeImage` for a request: the served URL uses the request's own origin. */
-export function storeImageFromUrl(c: Context<AppEnv>, rawUrl: string, bodyPath: string): Promise<string> {
-  return storeImage(c.env, new URL(c.req.url).origin, rawUrl, bodyPath);
+/**
+ * The origin stored images are served at: `PUBLIC_BASE_URL` when configured (its origin; a
+ * deployment behind a custom domain or proxy pins it there), otherwise the origin the request
+ * reached. Only rendering uses it: rows store the object key, never an origin, so nothing a
+ * request's `Host` says is ever stored, and a new domain needs no data migration.
+ */
+export function publicOrigin(env: Pick<Bindings, "PUBLIC_BASE_URL">, requestUrl: string): string {
+  if (!env.PUBLIC_BASE_URL) return new URL(requestUrl).origin;
+  const configured = URL.parse(env.PUBLIC_BASE_URL);
+  if (!configured || (configured.protocol !== "https:" && configured.protocol !== "http:")) {
+    throw new Error(
+      `PUBLIC_BASE_URL must be an absolute http(s) URL, got ${JSON.stringify(env.PUBLIC_BASE_URL)}`,
+    );
+  }
+  return configured.origin;
 }
 
 export const storedImageUrl = (origin: string, file: string) => `${origin}/images/${file}`;
 
-/** Whether `url` is a URL this service serves a stored image at (same origin, `/images/<sha256>.<ext>`). */
-export function isStoredImageUrl(url: string, origin: string): boolean {
+/** The object key of `url` when `origin` serves a stored image there (`<origin>/images/<key>`), else null. */
+export function ownImageFile(url: string, origin: string): string | null {
   const prefix = `${origin}/images/`;
-  return url.startsWith(prefix) && IMAGE_FILE_PATTERN.test(url.slice(prefix.length));
+  const file = url.startsWith(prefix) ? url.slice(prefix.length) : "";
+  return IMAGE_FILE_PATTERN.test(file) ? file : null;
+}
+
+/**
+ * The object key a stored `image_url` column holds. Rows written before keys were stored hold the
+ * full URL they were served at (`<any origin>/images/<key>`): its last segment is the key.
+ */
+export function storedImageFile(stored: string): string | null {
+  const file = stored.slice(stored.lastIndexOf("/") + 1);
+  return IMAGE_FILE_PATTERN.test(file) ? file : null;
+}
+
+/** The `image_url` a response shows for a stored column value: always on the public origin. */
+export function renderImageUrl(c: Context<AppEnv>, stored: string | null): string | null {
+  if (stored === null) return null;
+  const file = storedImageFile(stored);
+  return file === null ? stored : storedImageUrl(publicOrigin(c.env, c.req.url), file);
 }
 
 export const contentTypeOf = (file: string) => IMAGE_TYPES[file.split(".").pop() as ImageExtension];

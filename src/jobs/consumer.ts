@@ -3,9 +3,10 @@ import { createDb } from "../db/client.ts";
 import { rawBatch } from "../db/raw.ts";
 import { jobChunkRanges, jobChunks, jobs } from "../db/schema/index.ts";
 import type { Bindings, Db } from "../env.ts";
+import { describeError, log } from "../lib/log.ts";
 import { type ChunkRange, parseChunk, payloadKey, RECORD_MAX_BYTES } from "./chunking.ts";
 import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
-import { bookkeeping, describe, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import { processorFor } from "./processors/index.ts";
 import type { ChunkRecord, JobMessage, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
 
@@ -27,6 +28,14 @@ export const REPLAY_RECORDS_PER_INVOCATION = 25;
  */
 type ChunkResult = "mine" | "theirs" | "closed" | "continues";
 
+/** How a chunk's log line names each result. */
+const CHUNK_OUTCOMES: Record<ChunkResult, string> = {
+  mine: "applied",
+  theirs: "applied_by_another_delivery",
+  closed: "job_no_longer_running",
+  continues: "replay_continues",
+};
+
 interface OpenedChunk {
   job: JobRow;
   /** Ledger parts of this chunk already applied (record indices of a replay, or WHOLE_CHUNK). */
@@ -42,6 +51,7 @@ interface OpenedChunk {
  * job after the last; a crash in between is caught by the liveness sweep (src/jobs/liveness.ts).
  */
 export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
+  const started = Date.now();
   const db = createDb(env.DB);
   // The chunk's bytes do not depend on the job row: R2 reads them while D1 answers.
   const early = message.at ? startEarly(readRange(env, message.jobId, message.at)) : null;
@@ -79,6 +89,13 @@ export async function processJobMessage(env: Bindings, message: JobMessage): Pro
       result = await applyChunk(env, db, job, message.chunk, pending, done.size > 0);
     }
   }
+  log("info", "job.chunk", {
+    job_id: job.id,
+    chunk: message.chunk,
+    records: range.count,
+    duration_ms: Date.now() - started,
+    outcome: CHUNK_OUTCOMES[result],
+  });
   if (result === "continues") {
     // The replay goes on in a fresh invocation (its own D1 query budget).
     await env.JOBS_QUEUE.send({ jobId: job.id, chunk: message.chunk }, { contentType: "json" });
@@ -214,8 +231,8 @@ async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecor
     if (isLedgerConflict(err)) return;
     if (isJobClosed(err)) throw new JobClosed();
     const processor = processorFor(job.type);
-    const unique = /UNIQUE constraint failed/.test(describe(err));
-    const fields = unique ? (processor.conflictFields?.(job, describe(err), record.data) ?? []) : [];
+    const unique = /UNIQUE constraint failed/.test(describeError(err));
+    const fields = unique ? (processor.conflictFields?.(job, describeError(err), record.data) ?? []) : [];
     const outcome: RecordOutcome = {
       index: record.index,
       ok: false,
@@ -224,14 +241,15 @@ async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecor
           severity: "ERROR",
           code: unique ? "INVALID_FIELD_VALUE" : "OTHER",
           message: unique
-            ? `The record conflicts with an existing one (${uniqueColumns(describe(err))} must be unique).`
+            ? `The record conflicts with an existing one (${uniqueColumns(describeError(err))} must be unique).`
             : "The record could not be applied because of an unexpected error.",
           identifiers: processor.identify(job, record),
           affected_fields: fields.length > 0 ? fields : null,
         },
       ],
     };
-    if (!unique) console.error(JSON.stringify({ level: "error", job_id: job.id, error: describe(err) }));
+    if (!unique)
+      log("error", "job.record_failed", { job_id: job.id, record: record.index, error: describeError(err) });
     await rawBatch(env.DB, bookkeeping(job.id, chunk, record.index, [outcome])).catch((e) => {
       if (isJobClosed(e)) throw new JobClosed();
       if (!isLedgerConflict(e)) throw e;

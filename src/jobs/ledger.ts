@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { describeError } from "../lib/log.ts";
 import { insertJson } from "./bulk-sql.ts";
 import type { LogEntry, RecordOutcome } from "./types.ts";
 
@@ -77,16 +78,8 @@ export function bookkeeping(
 }
 
 export const isLedgerConflict = (err: unknown) =>
-  /UNIQUE constraint failed: job_chunks\./.test(describe(err));
+  /UNIQUE constraint failed: job_chunks\./.test(describeError(err));
 
 /** The batch failed because the job is no longer running (see `ledgerInsert`). */
 export const isJobClosed = (err: unknown) =>
-  /NOT NULL constraint failed: job_chunks\.job_id/.test(describe(err));
-
-export function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    return `${err.message}${cause ? ` ${describe(cause)}` : ""}`;
-  }
-  return String(err);
-}
+  /NOT NULL constraint failed: job_chunks\.job_id/.test(describeError(err));

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { rawAll, rawBatch } from "../db/raw.ts";
 import type { Bindings } from "../env.ts";
+import { log } from "../lib/log.ts";
 import { closeJob } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { JobMessage } from "./types.ts";
@@ -54,7 +55,7 @@ export async function sweepStalledJobs(env: Bindings, now: number) {
       outcome.redriven.push(job.id);
     }
   }
-  if (stalled.length > 0) console.log(JSON.stringify({ level: "warn", stage: "jobs.liveness", ...outcome }));
+  if (stalled.length > 0) log("warn", "job.liveness", outcome);
   return outcome;
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
 import { jobs, webhookDeliveries, webhooks } from "../db/schema/index.ts";
+import { describeError, log } from "../lib/log.ts";
 import { buildEvent } from "./payload.ts";
 import { DISABLE_AFTER_MS, retryDelaySeconds } from "./retry-policy.ts";
 import { type AttemptOutcome, type SendOptions, sendSigned } from "./sender.ts";
@@ -27,16 +28,13 @@ export async function processWebhookBatch(batch: MessageBatch<WebhookMessage>, e
         await deliverAttempt(env, message.body);
         message.ack();
       } catch (err) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            queue: batch.queue,
-            webhook_id: message.body.webhookId,
-            message_id: message.body.messageId,
-            attempt: message.body.attempt,
-            error: err instanceof Error ? err.message : String(err),
-          }),
-        );
+        log("error", "webhooks.attempt_failed", {
+          queue: batch.queue,
+          webhook_id: message.body.webhookId,
+          message_id: message.body.messageId,
+          attempt: message.body.attempt,
+          error: describeError(err),
+        });
         message.retry({ delaySeconds: HANDLER_RETRY_SECONDS });
       }
     }),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rawAll } from "../db/raw.ts";
 import type { JobRow } from "../jobs/types.ts";
+import { describeError, log } from "../lib/log.ts";
 import { isWebhookEvent, type WebhookEnv, type WebhookMessage } from "./types.ts";
 
 const SEND_BATCH_MAX = 100;
@@ -46,15 +47,7 @@ export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<
       await env.WEBHOOKS_QUEUE.sendBatch(messages.slice(i, i + SEND_BATCH_MAX));
     }
   } catch (err) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        stage: "webhooks.enqueue",
-        job_id: job.id,
-        event: eventType,
-        error: err instanceof Error ? err.message : String(err),
-      }),
-    );
+    log("error", "webhooks.enqueue_failed", { job_id: job.id, event: eventType, error: describeError(err) });
     throw err;
   }
 }

@@ -19,6 +19,7 @@ export const brands = sqliteTable(
     slug: text("slug").notNull(),
     deliveryTimeInStock: integer("delivery_time_in_stock"),
     deliveryTimeOutOfStock: integer("delivery_time_out_of_stock"),
+    /** R2 key `<sha256>.<ext>` of the stored image (older rows: its full URL), rendered on the public origin. */
     imageUrl: text("image_url"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -54,6 +55,7 @@ export const categories = sqliteTable(
     internalId: text("internal_id"),
     parentId: integer("parent_id").references((): AnySQLiteColumn => categories.id),
     status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    /** R2 key `<sha256>.<ext>` of the stored image (older rows: its full URL), rendered on the public origin. */
     imageUrl: text("image_url"),
     merchantCategories: text("merchant_categories", { mode: "json" }).$type<Record<string, { id: string }>>(),
     createdAt: createdAt(),

@@ -4,6 +4,7 @@ import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
+import { renderImageUrl } from "../../images/index.ts";
 
 type BrandRow = typeof brands.$inferSelect;
 type BrandTranslationRow = typeof brandTranslations.$inferSelect;
@@ -22,7 +23,7 @@ export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
     slug: { render: (r) => r.slug },
     delivery_time_in_stock: { render: (r) => r.deliveryTimeInStock },
     delivery_time_out_of_stock: { render: (r) => r.deliveryTimeOutOfStock },
-    image_url: { render: (r) => r.imageUrl },
+    image_url: { render: (r, _related, ctx) => renderImageUrl(ctx.c, r.imageUrl) },
   },
   translations: {
     table: brandTranslations,

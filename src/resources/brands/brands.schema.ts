@@ -28,7 +28,10 @@ export const BrandSchema = z
     slug: z.string().optional(),
     delivery_time_in_stock: z.number().int().nullable().optional(),
     delivery_time_out_of_stock: z.number().int().nullable().optional(),
-    image_url: z.string().nullable().optional(),
+    image_url: z.string().nullable().optional().openapi({
+      description:
+        "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source.",
+    }),
     translations: z.record(z.string(), translationOut).optional(),
   })
   .openapi("Brand", {
@@ -57,7 +60,8 @@ const common = {
   delivery_time_in_stock: nonNegativeInt().nullable().optional(),
   delivery_time_out_of_stock: nonNegativeInt().nullable().optional(),
   image_url: urlText().nullable().optional().openapi({
-    description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
+    description:
+      "Downloaded (5 s timeout, at most 5 MiB, png/jpeg/webp/gif/avif) into the service's storage; the response shows the stored copy at `<public origin>/images/<sha256>.<ext>`. Sending that URL back (our own `/images/` URL of a stored image) keeps or reuses the stored copy without a download; any other URL, including one on our `/images/` path whose image is not stored, is downloaded.",
   }),
 };
 

@@ -4,6 +4,7 @@ import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated, jsonIn, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
+import { renderImageUrl } from "../../images/index.ts";
 
 type CategoryRow = typeof categories.$inferSelect;
 type CategoryTranslationRow = typeof categoryTranslations.$inferSelect;
@@ -22,7 +23,7 @@ export const categoryResource = defineResource<CategoryRow, CategoryTranslationR
     internal_id: { kind: "default", render: (r) => r.internalId },
     parent_id: { render: (r) => r.parentId },
     status: { render: (r) => r.status },
-    image_url: { render: (r) => r.imageUrl },
+    image_url: { render: (r, _related, ctx) => renderImageUrl(ctx.c, r.imageUrl) },
     merchant_categories: { render: (r) => r.merchantCategories ?? {} },
   },
   translations: {

@@ -30,7 +30,10 @@ export const CategorySchema = z
     internal_id: z.string().nullable().optional(),
     parent_id: z.number().int().nullable().optional(),
     status: z.enum(CATEGORY_STATUSES).optional(),
-    image_url: z.string().nullable().optional(),
+    image_url: z.string().nullable().optional().openapi({
+      description:
+        "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source.",
+    }),
     merchant_categories: merchantCategoriesOut.optional(),
     translations: z.record(z.string(), translationOut).optional(),
   })
@@ -59,7 +62,8 @@ const merchantCategoryValue = z.object({ id: z.string().min(1).max(255) }).stric
 const common = {
   internal_id: internalIdText().nullable().optional(),
   image_url: urlText().nullable().optional().openapi({
-    description: "Downloaded (5 s timeout) and served by the service; the response shows the stored copy.",
+    description:
+      "Downloaded (5 s timeout, at most 5 MiB, png/jpeg/webp/gif/avif) into the service's storage; the response shows the stored copy at `<public origin>/images/<sha256>.<ext>`. Sending that URL back (our own `/images/` URL of a stored image) keeps or reuses the stored copy without a download; any other URL, including one on our `/images/` path whose image is not stored, is downloaded.",
   }),
   parent_id: positiveId().nullable().optional().openapi({ description: "null: top level." }),
 };

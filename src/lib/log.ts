@@ -1,0 +1,21 @@
+/**
+ * One structured JSON line per event, readable with `wrangler tail --format json` and in Workers
+ * Logs. Never pass a secret: API keys appear by id, webhook secrets never.
+ */
+export type LogLevel = "info" | "warn" | "error";
+
+export function log(level: LogLevel, event: string, fields: Record<string, unknown> = {}): void {
+  const line = JSON.stringify({ level, event, ...fields });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+}
+
+/** An error's message with its causes, for a log line (never a stack: it may carry request data). */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    return `${err.message}${cause ? ` ${describeError(cause)}` : ""}`;
+  }
+  return String(err);
+}
