@@ -353,33 +353,28 @@ class Scanner {
   private number() {
     const b = this.bytes;
     let p = this.pos;
-    const digits = () => {
-      const from = p;
-      while ((b[p] ?? 0) >= 0x30 && (b[p] ?? 0) <= 0x39) p++;
-      return p - from;
-    };
     if (b[p] === 0x2d) p++;
     if (b[p] === 0x30) p++;
-    else if (digits() === 0) {
-      this.pos = p;
-      this.unexpected();
-    }
-    if (b[p] === 0x2e) {
-      p++;
-      if (digits() === 0) {
-        this.pos = p;
-        this.unexpected();
-      }
-    }
+    else p = this.digits(p);
+    if (b[p] === 0x2e) p = this.digits(p + 1);
     if (b[p] === 0x65 || b[p] === 0x45) {
       p++;
       if (b[p] === 0x2b || b[p] === 0x2d) p++;
-      if (digits() === 0) {
-        this.pos = p;
-        this.unexpected();
-      }
+      p = this.digits(p);
     }
     this.pos = p;
+  }
+
+  /** One or more digits from `p` (a method, not a closure per number: numbers are the hot path). */
+  private digits(p: number): number {
+    const b = this.bytes;
+    let q = p;
+    while ((b[q] ?? 0) >= 0x30 && (b[q] ?? 0) <= 0x39) q++;
+    if (q === p) {
+      this.pos = p;
+      this.unexpected();
+    }
+    return q;
   }
 }
 
