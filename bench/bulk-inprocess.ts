@@ -18,6 +18,11 @@ interface Input {
 }
 
 const MAX_ATTEMPTS = 6;
+
+function summary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
+}
 const input = JSON.parse(process.argv[2] ?? "{}") as Input;
 const worker = await loadWorker(input.bundle);
 const db = openDb(input.sqliteFile);
@@ -42,12 +47,14 @@ for (const job of input.jobs) {
   recorder.take();
   let messages = 0;
   let d1Calls = 0;
+  const messageMs: number[] = [];
   const retries: { message: unknown; attempts: number }[] = [];
   while (queued.length > 0 || retries.length > 0) {
     const { message, attempts } =
       queued.length > 0
         ? { message: queued.shift(), attempts: 1 }
         : (retries.shift() as (typeof retries)[number]);
+    const messageStarted = performance.now();
     await worker.queue(
       {
         queue: "storefront-jobs",
@@ -67,6 +74,7 @@ for (const job of input.jobs) {
       ctx,
     );
     await settle();
+    messageMs.push(performance.now() - messageStarted);
     messages++;
     d1Calls += recorder.take().length;
   }
@@ -82,6 +90,7 @@ for (const job of input.jobs) {
     wallMs: performance.now() - started,
     messages,
     d1CallsPerMessage: messages > 0 ? d1Calls / messages : 0,
+    messageMs: summary(messageMs),
     succeeded: row?.succeeded_records ?? 0,
     failed: row?.failed_records ?? 0,
   });

@@ -145,3 +145,53 @@ export function variantsFloor(
     tables: { variants: variants.length, variant_prices: prices.length, products: products.length },
   };
 }
+
+/**
+ * Floor of a clearing update (a market's price or a locale's variant name removed): each row deleted
+ * by its primary key, and the updated variants' and touched products' `updated_at` (read back from
+ * the server's database) written, on the copy in one transaction.
+ */
+export function clearingFloor(
+  serverFile: string,
+  floorFile: string,
+  variantIds: number[],
+  target:
+    | { table: "variant_prices"; column: "market"; value: string }
+    | {
+        table: "variant_translations";
+        column: "locale";
+        value: string;
+      },
+): BulkFloor {
+  const source = openDb(serverFile, true);
+  let variants: SQLInputValue[][];
+  let products: SQLInputValue[][];
+  try {
+    const v = source.prepare(`SELECT updated_at, id FROM variants WHERE ${inIds("id")}`);
+    v.setReturnArrays(true);
+    variants = v.all(ids(variantIds)) as unknown as SQLInputValue[][];
+    const pr = source.prepare(
+      `SELECT updated_at, id FROM products WHERE id IN (SELECT product_id FROM variants WHERE ${inIds("id")})`,
+    );
+    pr.setReturnArrays(true);
+    products = pr.all(ids(variantIds)) as unknown as SQLInputValue[][];
+  } finally {
+    source.close();
+  }
+  let deleted = 0;
+  const result = timed(floorFile, (db) => {
+    const remove = db.prepare(
+      `DELETE FROM "${target.table}" WHERE variant_id = ? AND "${target.column}" = ?`,
+    );
+    const touchVariant = db.prepare("UPDATE variants SET updated_at = ? WHERE id = ?");
+    const touchProduct = db.prepare("UPDATE products SET updated_at = ? WHERE id = ?");
+    for (const id of variantIds) deleted += Number(remove.run(id, target.value).changes);
+    for (const row of variants) touchVariant.run(...row);
+    for (const row of products) touchProduct.run(...row);
+    return deleted + variants.length + products.length;
+  });
+  return {
+    ...result,
+    tables: { [target.table]: deleted, variants: variants.length, products: products.length },
+  };
+}

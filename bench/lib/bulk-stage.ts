@@ -1,14 +1,22 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { productsPayload, runBulk, variantsPayload } from "./bulk.ts";
-import { productsFloor, variantsFloor } from "./bulk-floor.ts";
+import { clearingPayload, productsPayload, runBulk, variantsPayload } from "./bulk.ts";
+import { clearingFloor, productsFloor, variantsFloor } from "./bulk-floor.ts";
 import { openDb } from "./database.ts";
 import { log } from "./log.ts";
 import { BENCH_DIR } from "./paths.ts";
 import type { BulkResult, InProcessBulk } from "./results.ts";
 
 const VARIANT_MARKETS = ["market_es", "market_fr", "market_en"];
+/** The market and locale the clearing updates remove: ones the other jobs do not write. */
+const CLEARED_MARKET = "market_it";
+const CLEARED_LOCALE = "it-IT";
+/**
+ * Records of each clearing update: 5 chunks of 200, enough for a per-chunk figure. Each removes a
+ * row of variant_prices or variant_translations (416,000 and 840,000 rows at scale 500).
+ */
+const CLEARING_RECORDS = 1000;
 
 /** A bulk result, its payload on disk, and how to compute its floor once the server has stopped. */
 export interface BulkStage {
@@ -18,7 +26,10 @@ export interface BulkStage {
   floor: (serverFile: string) => void;
 }
 
-/** Products upsert (creates), then variants update, each POSTed and followed to its final state. */
+/**
+ * Products upsert (creates), variants update, then two clearing variants updates (a market's
+ * price, a locale's name), each POSTed and followed to its final state.
+ */
 export async function runBulkJobs(o: {
   origin: string;
   secret: string;
@@ -38,6 +49,7 @@ export async function runBulkJobs(o: {
   const prefix = `BENCH-P-${o.runId}-`;
   const variants = variantsPayload(variantIds, o.bulkBytes);
   const updated = variantIds.slice(0, variants.records);
+  const cleared = variantIds.slice(-CLEARING_RECORDS);
   const jobs = [
     {
       key: "products_upsert" as const,
@@ -52,6 +64,30 @@ export async function runBulkJobs(o: {
       path: "/api/v1/variants/bulk",
       payload: variants,
       floor: (serverFile: string) => variantsFloor(serverFile, o.floorFile, updated, VARIANT_MARKETS),
+    },
+    {
+      key: "variants_clear_prices" as const,
+      title: `variants bulk update by id removing a market's price (prices.${CLEARED_MARKET}: null)`,
+      path: "/api/v1/variants/bulk",
+      payload: clearingPayload(cleared, { prices: CLEARED_MARKET }, o.bulkBytes),
+      floor: (serverFile: string) =>
+        clearingFloor(serverFile, o.floorFile, cleared, {
+          table: "variant_prices",
+          column: "market",
+          value: CLEARED_MARKET,
+        }),
+    },
+    {
+      key: "variants_clear_translations" as const,
+      title: `variants bulk update by id removing a locale's name (translations.${CLEARED_LOCALE}: null)`,
+      path: "/api/v1/variants/bulk",
+      payload: clearingPayload(cleared, { translations: CLEARED_LOCALE }, o.bulkBytes),
+      floor: (serverFile: string) =>
+        clearingFloor(serverFile, o.floorFile, cleared, {
+          table: "variant_translations",
+          column: "locale",
+          value: CLEARED_LOCALE,
+        }),
     },
   ];
   const out: BulkStage[] = [];
@@ -71,6 +107,7 @@ export async function runBulkJobs(o: {
       bodyFile,
       floor: (serverFile) => {
         if (!result.run) return;
+        result.chunks = chunkCount(serverFile, result.run.jobId);
         try {
           result.floor = job.floor(serverFile);
           log(`${job.key}: floor ${result.floor.ms.toFixed(1)} ms for ${result.floor.rows} rows`);
@@ -100,6 +137,19 @@ export async function runBulkJobs(o: {
     }
   }
   return out;
+}
+
+/** How many chunks the server split the job into (read after the server has stopped). */
+function chunkCount(serverFile: string, jobId: string): number | undefined {
+  const db = openDb(serverFile, true);
+  try {
+    const row = db.prepare("SELECT chunk_count FROM jobs WHERE id = ?").get(jobId) as
+      | { chunk_count: number }
+      | undefined;
+    return row?.chunk_count;
+  } finally {
+    db.close();
+  }
 }
 
 /** The same jobs with the same bundle in Node (bench/bulk-inprocess.ts) on a pre-job copy. */

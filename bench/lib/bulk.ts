@@ -110,6 +110,25 @@ export function variantsPayload(variantIds: number[], targetBytes: number): Bulk
   });
 }
 
+/** What a clearing update removes from each variant: one market's price or one locale's name. */
+export type Clearing = { prices: string } | { translations: string };
+
+/**
+ * Variant updates by id that only remove something (`prices.<market>: null` or
+ * `translations.<locale>: null`): each record deletes one row of a table holding several rows per
+ * variant, the statement a catalog-sized scan once made take seconds per chunk.
+ */
+export function clearingPayload(variantIds: number[], clearing: Clearing, targetBytes: number): BulkPayload {
+  return fill("variants", { match_by: "id" }, targetBytes, variantIds.length, (i) => {
+    const id = variantIds[i] as number;
+    const record =
+      "prices" in clearing
+        ? { id, prices: { [clearing.prices]: null } }
+        : { id, translations: { [clearing.translations]: null } };
+    return { record, variants: 1, prices: "prices" in clearing ? 1 : 0 };
+  });
+}
+
 export interface BulkRun {
   jobId: string;
   status: string;

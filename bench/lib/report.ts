@@ -107,6 +107,26 @@ function bulkDetails(r: Results): string[] {
   });
 }
 
+/**
+ * Time per chunk of every bulk job: wall time over the server's chunk count, and the in-process
+ * queue messages (one per chunk in a clean run). A statement whose cost grows with the catalog
+ * shows here first (the clearing updates once took 12–25 s per chunk on a scale-300 catalog).
+ */
+function chunkTable(r: Results): string[] {
+  const lines = [
+    "| job | what | chunks | ms per chunk (wall / chunks) | in-process ms per chunk (median / max) |",
+    "| --- | --- | ---: | ---: | ---: |",
+  ];
+  for (const b of r.bulk) {
+    const perChunk = b.run && b.chunks ? b.run.wallMs / b.chunks : null;
+    const m = b.inProcess?.messageMs;
+    lines.push(
+      `| ${b.key} | ${b.title} | ${int(b.chunks)} | ${f(perChunk, 1)} | ${m ? `${f(m.median, 1)} / ${f(m.max, 1)}` : "–"} |`,
+    );
+  }
+  return lines;
+}
+
 const oneLine = (sql: string, max = 220) => {
   const flat = sql.replace(/\s+/g, " ").replace(/\|/g, "\\|");
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
@@ -235,6 +255,10 @@ export function renderMarkdown(r: Results): string {
     "",
     ...bulkDetails(r),
     "",
+    "Time per chunk (at most 200 records each):",
+    "",
+    ...chunkTable(r),
+    "",
     "## Bundle",
     "",
     r.bundle
@@ -254,7 +278,7 @@ export function renderMarkdown(r: Results): string {
     "- **HTTP floor**: `http_floor`, an authenticated route that passes every middleware and answers without D1 (a 400 for a malformed job id), measured on its own (its rows) and again right before each read run at the same concurrency for half as long (the HTTP floor column: load from other processes drifts, pairs do not). `store` is shown for reference (1 D1 round trip). The server is `wrangler dev` serving the bundle of `wrangler deploy --dry-run` (no_bundle), so edits to src/ during a run change nothing.",
     "- **SQL floor**: the statements the engine sends for one hot request, captured by calling the served bundle's `fetch` in Node over a recording D1 shim (bench/lib/d1-shim.ts) on a byte copy of the same database, then run with node:sqlite on that copy, prepared once, in order; the median per request. The capture's round-trip count is checked against Server-Timing.",
     "- **Engine overhead** = API − HTTP floor − SQL floor; **ratio** = API / (HTTP floor + SQL floor). At c=1 the times are median latencies; at c=16 they are the time per request under saturation (1000 / req/s), for the route and the HTTP floor alike.",
-    "- **Bulk**: wall time from the POST until GET /api/v1/jobs/{id} (polled every 100 ms) shows a final status; records/s = records / wall time. *In-process*: the same payload through the same bundle in Node (its `fetch`, then its `queue` handler for each chunk message, one at a time) over node:sqlite and in-memory R2/queues, on a pre-job copy: the engine's own cost without workerd, the local queue or D1 transport. Floor: the same rows (read back from the server's database after the job) written with node:sqlite on the pre-job copy in one transaction, one prepared statement execution per row.",
+    "- **Bulk**: wall time from the POST until GET /api/v1/jobs/{id} (polled every 100 ms) shows a final status; records/s = records / wall time. *In-process*: the same payload through the same bundle in Node (its `fetch`, then its `queue` handler for each chunk message, one at a time) over node:sqlite and in-memory R2/queues, on a pre-job copy: the engine's own cost without workerd, the local queue or D1 transport. Floor: the same rows (read back from the server's database after the job) written with node:sqlite on the pre-job copy in one transaction, one prepared statement execution per row. The clearing jobs (`variants_clear_prices`, `variants_clear_translations`) update the last 1,000 variants by id, each record removing one market's price or one locale's name; their floor deletes the same rows by primary key. Time per chunk: the wall time over the job's chunk count, and the in-process time of each queue message.",
     "",
   ].join("\n");
 }

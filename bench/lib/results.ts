@@ -34,15 +34,19 @@ export interface InProcessBulk {
   wallMs: number;
   messages: number;
   d1CallsPerMessage: number;
+  /** Time of each queue message (a chunk, or a replay's continuation), ms. */
+  messageMs?: { median: number; max: number };
   succeeded: number;
   failed: number;
 }
 
 export interface BulkResult {
-  key: "products_upsert" | "variants_update";
+  key: "products_upsert" | "variants_update" | "variants_clear_prices" | "variants_clear_translations";
   title: string;
   payloadBytes: number;
   payload: Omit<BulkPayload, "body">;
+  /** Chunks the server split the job into (its jobs row). */
+  chunks?: number;
   run?: BulkRun;
   floor?: BulkFloor;
   inProcess?: InProcessBulk;

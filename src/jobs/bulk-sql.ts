@@ -131,14 +131,20 @@ export function upsertJson(table: string, keys: string[], columns: string[], row
   ];
 }
 
-/** Deletes the rows matching each row's `keys`. */
+/**
+ * Deletes the rows matching each row's `keys`: `(keys) IN (SELECT … FROM json_each(rows))`, which
+ * SQLite answers with a lookup of each sent key in the table's index on `keys` (a correlated
+ * `EXISTS (… json_each … WHERE t.key = …)` scans the whole table instead: 25 s for 200 variant
+ * translations of a 36,000-variant catalog). `keys` must be a prefix of an index of `table`.
+ */
 export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
-  const match = sql.join(
-    keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
-    sql` AND `,
+  const target = sql.join(keys.map(ident), sql`, `);
+  const values = sql.join(
+    keys.map((k) => field("j", k)),
+    sql`, `,
   );
   return jsonGroups(rows).map(
     (json) =>
-      sql`DELETE FROM ${ident(table)} WHERE EXISTS (SELECT 1 FROM json_each(${json}) AS j WHERE ${match})`,
+      sql`DELETE FROM ${ident(table)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );
 }

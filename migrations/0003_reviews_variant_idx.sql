@@ -1,0 +1,1 @@
+CREATE INDEX `reviews_variant_idx` ON `reviews` (`variant_id`);
