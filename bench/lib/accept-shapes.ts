@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { productsPayload, variantsPayload } from "./bulk.ts";
 import { openDb } from "./database.ts";
@@ -47,6 +48,8 @@ export interface AcceptStage {
   targetMs: number;
   /** GET /api/v1/store with nothing else in flight (median of 20). */
   idleReadMs: number;
+  /** 1-minute load average at the start and the end of the stage (the machine is shared). */
+  loadAverage: [number, number];
   shapes: AcceptShapeResult[];
 }
 
@@ -240,6 +243,7 @@ export async function runAcceptShapes(o: {
     (r) => r.id,
   );
   db.close();
+  const loadAtStart = loadavg()[0] ?? 0;
   const auth = { authorization: `Bearer ${o.secret}` };
   const readStore = async () => {
     const t = performance.now();
@@ -320,6 +324,7 @@ export async function runAcceptShapes(o: {
     runs: o.runs,
     targetMs: ACCEPT_TARGET_MS,
     idleReadMs,
+    loadAverage: [loadAtStart, loadavg()[0] ?? 0],
     shapes: out,
   };
 }

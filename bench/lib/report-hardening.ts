@@ -37,7 +37,7 @@ export function acceptSection(r: Results): string[] {
     );
   return [
     ...(a.run ? [`Measured by ${a.run}.`, ""] : []),
-    `Each body POSTed ${a.runs}× to \`wrangler dev\`; *accept ms* from sending the POST to having read its answer (p50, then every run), *app ms* the answer's \`Server-Timing: app\` (inside the Worker), *concurrent read* the slowest \`GET /api/v1/store\` of those sent one after another while the POST was in flight (their count in parentheses; idle: ${f(a.idleReadMs, 1)} ms). Accepted jobs were canceled at once. Target: answer and concurrent read within ${a.targetMs} ms.`,
+    `Each body POSTed ${a.runs}× to \`wrangler dev\`; *accept ms* from sending the POST to having read its answer (p50, then every run), *app ms* the answer's \`Server-Timing: app\` (inside the Worker), *concurrent read* the slowest \`GET /api/v1/store\` of those sent one after another while the POST was in flight (their count in parentheses; idle: ${f(a.idleReadMs, 1)} ms). Load average ${a.loadAverage ? `${a.loadAverage.map((x) => x.toFixed(2)).join(" at the start, ")} at the end` : "not recorded"} on this shared 2-core machine: the times stretch with it. Accepted jobs were canceled at once. Target: answer and concurrent read within ${a.targetMs} ms.`,
     "",
     "| shape | route | body | status | accept p50 ms | runs ms | app ms | concurrent read max ms (reads) | target |",
     "| --- | --- | --- | --- | ---: | --- | --- | ---: | --- |",
