@@ -1,20 +1,24 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
+ *                [-- --only accept|memory] [-- --accept-runs N] [-- --memory-jobs N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
- * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6).
+ * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
+ * accept time of worst-case bulk bodies and the heap of the bulk path (issue 10).
  * Writes RESULTS.md and results.json (bench/ for a full run, bench/.data/quick/ for --quick).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { type AcceptStage, runAcceptShapes } from "./lib/accept-shapes.ts";
 import { type BulkStage, inProcessBulk, runBulkJobs } from "./lib/bulk-stage.ts";
 import { buildBundle, bundleConfig } from "./lib/bundle.ts";
 import { createState, loadSeed, snapshot, tableCounts } from "./lib/database.ts";
 import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
+import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
 import { BENCH_DIR } from "./lib/paths.ts";
 import { captureAndFloors, measureReads } from "./lib/read-stage.ts";
 import { renderMarkdown } from "./lib/report.ts";
@@ -31,7 +35,18 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --render       only rewrite RESULTS.md from the results.json already in the output dir`;
+  --only STAGE   run only this stage (accept or memory; repeatable) and update its section of the
+                 results.json already in the output dir (the other sections stay as they were)
+  --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
+                    3 of the shapes once, to the variants route only)
+  --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
+  --render       only rewrite RESULTS.md from the results.json already in the output dir
+
+Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 10 MB bulk bodies
+per shape against wrangler dev: accept time and a concurrent read), memory (the bulk path's JS
+heap in Node: peak per chunk, retained after each of N 10 MB jobs). A full run has them all.`;
+
+const STAGES = ["accept", "memory"] as const;
 
 const CONNECTIONS = [1, 16];
 
@@ -46,6 +61,9 @@ async function main(argv: string[]) {
       "no-reads": { type: "boolean" },
       "no-bulk": { type: "boolean" },
       out: { type: "string" },
+      only: { type: "string", multiple: true },
+      "accept-runs": { type: "string" },
+      "memory-jobs": { type: "string" },
       render: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -65,6 +83,21 @@ async function main(argv: string[]) {
   const seconds = num(values.seconds, quick ? 1.5 : 10, "seconds");
   const bulkBytes = Math.round(num(values["bulk-mb"], quick ? 0.25 : 10, "bulk-mb") * 1e6);
   const budgetMs = quick ? 200 : 2000;
+  const only = (values.only ?? []).flatMap((x) => x.split(","));
+  for (const stage of only) {
+    if (!(STAGES as readonly string[]).includes(stage))
+      throw new Error(`--only takes ${STAGES.join(" or ")}, got '${stage}'\n\n${USAGE}`);
+  }
+  const runs = (stage: "reads" | "bulk" | (typeof STAGES)[number]) =>
+    only.length > 0
+      ? (only as string[]).includes(stage)
+      : stage === "reads"
+        ? !values["no-reads"]
+        : stage === "bulk"
+          ? !values["no-bulk"]
+          : true;
+  const acceptRuns = Math.round(num(values["accept-runs"], quick ? 1 : 3, "accept-runs"));
+  const memoryJobs = Math.round(num(values["memory-jobs"], quick ? 2 : 20, "memory-jobs"));
   const outDir = values.out ?? (quick ? join(BENCH_DIR, ".data", "quick") : BENCH_DIR);
   if (values.render) {
     const saved = JSON.parse(readFileSync(join(outDir, "results.json"), "utf8")) as Results;
@@ -108,13 +141,20 @@ async function main(argv: string[]) {
   setup.bundle_build = bundle.buildMs;
   const config = bundleConfig(bundle, join(workDir, "wrangler.toml"));
 
-  const server = await startDevServer({ persistTo, config, secret, logFile: join(workDir, "wrangler.log") });
-  setup.wrangler_dev_start = server.startMs;
-  log(`wrangler dev answering on ${server.origin} after ${server.startMs} ms`);
+  const needsServer = runs("reads") || runs("bulk") || runs("accept");
+  const server =
+    needsServer &&
+    (await startDevServer({ persistTo, config, secret, logFile: join(workDir, "wrangler.log") }));
+  if (server) {
+    setup.wrangler_dev_start = server.startMs;
+    log(`wrangler dev answering on ${server.origin} after ${server.startMs} ms`);
+  }
   let reads: Results["reads"] = [];
   let bulk: BulkStage[] = [];
+  let accept: AcceptStage | undefined;
+  let memory: MemoryStage | undefined;
   try {
-    if (!values["no-reads"]) {
+    if (server && runs("reads")) {
       reads = await measureReads({
         origin: server.origin,
         secret,
@@ -124,7 +164,7 @@ async function main(argv: string[]) {
         errors,
       });
     }
-    if (!values["no-bulk"]) {
+    if (server && runs("bulk")) {
       bulk = await runBulkJobs({
         origin: server.origin,
         secret,
@@ -136,8 +176,32 @@ async function main(argv: string[]) {
         errors,
       });
     }
+    if (server && runs("accept")) {
+      accept = await runAcceptShapes({
+        origin: server.origin,
+        secret,
+        sqliteFile: floorFile,
+        runs: acceptRuns,
+        quick,
+        errors,
+      });
+    }
   } finally {
-    await stopDevServer(server);
+    if (server) await stopDevServer(server);
+  }
+  if (runs("memory")) {
+    // Before the floors, which write on floor.sqlite: the jobs run on a pre-job copy of their own.
+    const memoryFile = join(workDir, "memory.sqlite");
+    snapshot(floorFile, memoryFile);
+    memory = runMemoryStage({
+      bundle: bundle.entry,
+      sqliteFile: memoryFile,
+      secret,
+      workDir,
+      bulkBytes,
+      jobs: memoryJobs,
+      errors,
+    });
   }
   if (reads.length > 0)
     captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
@@ -149,7 +213,7 @@ async function main(argv: string[]) {
     for (const b of bulk) b.floor(sqliteFile);
   }
 
-  const results: Results = {
+  const fresh: Results = {
     mode: quick ? "quick" : "full",
     scale,
     machine: machine(loadAtStart),
@@ -159,9 +223,16 @@ async function main(argv: string[]) {
     reads,
     bulk: bulk.map((b) => b.result),
     bundle: bundle.size,
+    accept,
+    memory,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
+  const previous = join(outDir, "results.json");
+  const results =
+    only.length > 0 && existsSync(previous)
+      ? mergeStages(JSON.parse(readFileSync(previous, "utf8")) as Results, fresh, only)
+      : fresh;
   mkdirSync(outDir, { recursive: true });
   const markdown = renderMarkdown(results);
   writeFileSync(join(outDir, "RESULTS.md"), markdown);
@@ -169,6 +240,24 @@ async function main(argv: string[]) {
   console.log(markdown);
   log(`wrote ${join(outDir, "RESULTS.md")} and results.json in ${results.totalSeconds.toFixed(0)} s`);
   return errors.length > 0 ? 1 : 0;
+}
+
+/**
+ * `--only`: the stages run replace theirs in the results already in the output dir; the rest of
+ * that run (and its machine, date and commit) stays, with this run's errors added.
+ */
+function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
+  const merged = { ...saved };
+  const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
+  if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
+  if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
+  // Each stage's errors start with its name: the stages run again drop their old ones.
+  const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
+  merged.errors = [
+    ...saved.errors.filter((e) => !stale.test(e)),
+    ...fresh.errors.map((e) => `(--only ${only.join(",")}) ${e}`),
+  ];
+  return merged;
 }
 
 main(process.argv.slice(2)).then(

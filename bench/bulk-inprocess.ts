@@ -4,10 +4,12 @@
  * local queue does with max_batch_size 1), over node:sqlite and in-memory R2/queues, on a pre-job
  * copy of the database. Separates the engine's own cost from wrangler dev's queue and D1 transport.
  *
- * Input: one JSON argument {bundle, sqliteFile, secret, jobs: [{key, path, bodyFile}]}.
+ * Input: one JSON argument {bundle, sqliteFile, secret, jobs: [{key, path, bodyFile}], memory?}.
+ * With `memory` (and node --expose-gc) each job also reports its heap figures (lib/memory-probe.ts).
  */
 import { readFileSync } from "node:fs";
 import { openDb } from "./lib/database.ts";
+import { memoryProbe } from "./lib/memory-probe.ts";
 import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
 
 interface Input {
@@ -15,6 +17,7 @@ interface Input {
   sqliteFile: string;
   secret: string;
   jobs: { key: string; path: string; bodyFile: string }[];
+  memory?: boolean;
 }
 
 const MAX_ATTEMPTS = 6;
@@ -27,11 +30,13 @@ const input = JSON.parse(process.argv[2] ?? "{}") as Input;
 const worker = await loadWorker(input.bundle);
 const db = openDb(input.sqliteFile);
 const { recorder, env, ctx, queued, settle } = inProcessEnv(db);
+const probe = memoryProbe(input.memory ?? false);
 
 const out = [];
 for (const job of input.jobs) {
-  const body = readFileSync(job.bodyFile, "utf8");
+  let body: string | undefined = readFileSync(job.bodyFile, "utf8");
   const started = performance.now();
+  probe.start();
   const res = await worker.fetch(
     new Request(`http://127.0.0.1${job.path}`, {
       method: "POST",
@@ -43,6 +48,8 @@ for (const job of input.jobs) {
   );
   const accepted = (await res.json()) as { job_id: string }[];
   await settle();
+  probe.end("accept");
+  body = undefined;
   const acceptMs = performance.now() - started;
   recorder.take();
   let messages = 0;
@@ -55,6 +62,7 @@ for (const job of input.jobs) {
         ? { message: queued.shift(), attempts: 1 }
         : (retries.shift() as (typeof retries)[number]);
     const messageStarted = performance.now();
+    probe.start();
     await worker.queue(
       {
         queue: "storefront-jobs",
@@ -75,14 +83,17 @@ for (const job of input.jobs) {
     );
     await settle();
     messageMs.push(performance.now() - messageStarted);
+    probe.end("message");
     messages++;
     d1Calls += recorder.take().length;
   }
   const row = db
-    .prepare("SELECT status, succeeded_records, failed_records FROM jobs WHERE id = ?")
+    .prepare("SELECT status, succeeded_records, failed_records, payload_key FROM jobs WHERE id = ?")
     .get(accepted[0]?.job_id ?? "") as
-    | { status: string; succeeded_records: number; failed_records: number }
+    | { status: string; succeeded_records: number; failed_records: number; payload_key: string }
     | undefined;
+  // The fake R2 lives in this process, Cloudflare's does not: the payload goes before the heap is read.
+  if (probe.enabled && row) await env.PAYLOADS.delete(row.payload_key);
   out.push({
     key: job.key,
     status: res.status === 202 ? (row?.status ?? "missing") : `HTTP ${res.status}`,
@@ -93,6 +104,7 @@ for (const job of input.jobs) {
     messageMs: summary(messageMs),
     succeeded: row?.succeeded_records ?? 0,
     failed: row?.failed_records ?? 0,
+    memory: probe.jobEnd(),
   });
 }
 db.close();

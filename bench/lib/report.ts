@@ -1,3 +1,4 @@
+import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
 import { derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
 
 const f = (n: number | null | undefined, digits = 1) =>
@@ -265,10 +266,19 @@ export function renderMarkdown(r: Results): string {
       ? `\`wrangler deploy --dry-run --outdir\`: ${kib(r.bundle.rawBytes)} raw, ${kib(r.bundle.gzipBytes)} gzip (${r.bundle.files.map((x) => `${x.name} ${kib(x.bytes)}`).join(", ")}).`
       : "not measured",
     "",
-    "## Targets (issue 6)",
+    "## Accept time per bulk body shape (issue 10)",
+    "",
+    ...acceptSection(r),
+    "",
+    "## Heap of the bulk path (issue 10)",
+    "",
+    ...memorySection(r),
+    "",
+    "## Targets (issues 6 and 10)",
     "",
     ...(r.reads.length > 0 ? [...targets(r), ""] : []),
     ...otherTargets(r),
+    ...hardeningTargets(r),
     ...(r.errors.length > 0 ? ["", "## Errors during the run", "", ...r.errors.map((e) => `- ${e}`)] : []),
     "",
     "## Method",

@@ -1,4 +1,5 @@
 import type { Scenario } from "../scenarios.ts";
+import type { AcceptStage } from "./accept-shapes.ts";
 import type { BulkPayload, BulkRun } from "./bulk.ts";
 import type { BulkFloor } from "./bulk-floor.ts";
 import type { BundleSize } from "./bundle.ts";
@@ -6,6 +7,7 @@ import type { RoundTrip } from "./d1-shim.ts";
 import type { SqlFloor } from "./floors.ts";
 import type { LoadResult, Probe } from "./load.ts";
 import type { machine } from "./machine.ts";
+import type { MemoryStage } from "./memory-stage.ts";
 
 export interface Capture {
   key: string;
@@ -63,6 +65,9 @@ export interface Results {
   reads: ReadResult[];
   bulk: BulkResult[];
   bundle?: BundleSize;
+  /** Issue 10: accept time of worst-case bulk bodies, and the bulk path's heap. */
+  accept?: AcceptStage;
+  memory?: MemoryStage;
   errors: string[];
   totalSeconds: number;
 }
