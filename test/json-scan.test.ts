@@ -11,16 +11,19 @@ const parses = (text: string) => {
     return false;
   }
 };
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (s: string) => !LONE.test(s);
+
 /** Whether `text` holds a lone surrogate escape (the scanner refuses what JSON.parse accepts there). */
 const loneSurrogate = (text: string) => {
   try {
     const check = (v: unknown): boolean =>
       typeof v === "string"
-        ? !v.isWellFormed()
+        ? !wellFormed(v)
         : Array.isArray(v)
           ? v.some(check)
           : v !== null && typeof v === "object"
-            ? Object.entries(v).some(([k, x]) => !k.isWellFormed() || check(x))
+            ? Object.entries(v).some(([k, x]) => !wellFormed(k) || check(x))
             : false;
     return check(JSON.parse(text));
   } catch {
