@@ -3,18 +3,12 @@ import type * as schema from "./db/schema/index.ts";
 
 export type Scope = "read" | "write" | "admin";
 
-export interface Bindings {
-  DB: D1Database;
-  PAYLOADS: R2Bucket;
-  IMAGES: R2Bucket;
-  JOBS_QUEUE: Queue;
-  WEBHOOKS_QUEUE: Queue;
-  ASSETS?: Fetcher;
-  READ_LIMITER?: RateLimit;
-  WRITE_LIMITER?: RateLimit;
-  BULK_LIMITER?: RateLimit;
-  /** "production" when deployed; "development" under `wrangler dev` and the tests. */
-  ENVIRONMENT: string;
+/**
+ * The Worker's bindings: `Env` is generated from wrangler.toml by `npm run types` (committed as
+ * worker-configuration.d.ts; `npm test` fails when it drifts), plus the optional variables no
+ * wrangler.toml sets by default.
+ */
+export interface Bindings extends Env {
   /**
    * The public origin (`https://api.example.com`) stored images render on. Unset: the origin the
    * request reached. Rows store only the object key, so changing it needs no data migration.

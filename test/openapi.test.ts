@@ -132,7 +132,7 @@ describe("interactive reference", () => {
   it("has Scalar's bundle among the static assets", async () => {
     // The Worker's own fetch skips the assets layer, so ask the ASSETS binding directly.
     const res = await env.ASSETS?.fetch(`https://api.test${SCALAR_SCRIPT_PATH}`);
-    expect(res?.status, "run `node scripts/prepare-assets.ts` (the pretest hook)").toBe(200);
+    expect(res?.status, "run `node scripts/prepare-assets.mjs` (the pretest hook)").toBe(200);
     expect(res?.headers.get("content-type")).toMatch(/javascript/);
     const body = (await res?.text()) ?? "";
     expect(body).toContain("@scalar/api-reference");

@@ -47,7 +47,7 @@ describe("wrangler.toml", () => {
   });
 
   it("builds the /docs asset in wrangler's own [build] command, for every wrangler entry point", () => {
-    assert.equal(production.build.command, "node scripts/prepare-assets.ts");
+    assert.equal(production.build.command, "node scripts/prepare-assets.mjs");
   });
 
   it("keeps the minutely liveness sweep and the hourly retention cron", () => {

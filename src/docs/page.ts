@@ -1,7 +1,7 @@
 import { OPENAPI_PATH } from "./document.ts";
 
 export const DOCS_PATH = "/docs";
-/** Scalar's standalone bundle, copied into `public/` by scripts/prepare-assets.ts, served as a static asset. */
+/** Scalar's standalone bundle, copied into `public/` by scripts/prepare-assets.mjs, served as a static asset. */
 export const SCALAR_SCRIPT_PATH = "/docs/scalar.js";
 
 /**

@@ -3,6 +3,8 @@
  * that GET /docs loads (never a CDN). Runs as wrangler's `[build]` command (wrangler.toml: before
  * every `wrangler dev` and `wrangler deploy`, bare or through npm) and as the pretest and prebench
  * hooks; writes only when the content changed, so `wrangler dev` does not reload for nothing.
+ * Plain JavaScript: wrangler runs the build command with whatever `node` is first on PATH, which for
+ * a bare `wrangler` call outside npm scripts may be older than the pinned Node 22 (no type stripping).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,7 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const target = join(root, "public", "docs", "scalar.js");
 
 /** The package root: its exports map hides both package.json and dist/browser. */
-function packageRoot(name: string) {
+/** @param {string} name */
+function packageRoot(name) {
   let dir = dirname(createRequire(join(root, "package.json")).resolve(name));
   while (!existsSync(join(dir, "package.json")) || readJson(join(dir, "package.json")).name !== name) {
     const parent = dirname(dir);
@@ -23,7 +26,11 @@ function packageRoot(name: string) {
   return dir;
 }
 
-function readJson(path: string): { name?: string; version?: string; license?: string } {
+/**
+ * @param {string} path
+ * @returns {{ name?: string; version?: string; license?: string }}
+ */
+function readJson(path) {
   return JSON.parse(readFileSync(path, "utf8"));
 }
 
