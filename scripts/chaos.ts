@@ -8,15 +8,14 @@
  * payload order wins; one product per internal_id), within the time limit. Prints a JSON summary;
  * exits 1 when a check fails. Talks only to 127.0.0.1 and stops only the process group it started.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, openSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { stopProcessGroup, waitUntilServing } from "./lib/dev-process.ts";
-import { d1Query, PROJECT_ROOT, useLocalState } from "./lib/wrangler.ts";
+import { freePort, startWranglerDev, stopProcessGroup } from "./lib/dev-process.ts";
+import { d1Query, useLocalState } from "./lib/wrangler.ts";
 
 const KEY = "sfk_local_development_key";
 const FINAL = ["done", "done_with_errors", "failed"];
@@ -36,47 +35,19 @@ const state = mkdtempSync(join(tmpdir(), "storefront-chaos-"));
 const logFile = join(state, "dev.log");
 useLocalState(join(state, "v3-state"));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** `npm run dev` as a new user runs it (its own process group, so a kill takes wrangler and workerd too). */
-async function startDev(port: number, inspector: number): Promise<ChildProcess> {
-  const log = openSync(logFile, "a");
-  const child = spawn(
-    process.execPath,
-    [
-      join(PROJECT_ROOT, "scripts", "dev.ts"),
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--inspector-port",
-      String(inspector),
-      "--persist-to",
-      join(state, "v3-state"),
-      "--log-level",
-      "warn",
-      "--show-interactive-dev-session=false",
-    ],
-    {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
-      stdio: ["ignore", log, log],
-      detached: true,
-    },
-  );
-  await waitUntilServing(child, `http://127.0.0.1:${port}`, KEY, 180_000, logFile);
-  return child;
-}
+const startDev = async (port: number, inspectorPort: number): Promise<ChildProcess> =>
+  (
+    await startWranglerDev({
+      viaDevScript: true,
+      persistTo: join(state, "v3-state"),
+      secret: KEY,
+      logFile,
+      port,
+      inspectorPort,
+      timeoutMs: 180_000,
+    })
+  ).child;
 
 function killGroup(child: ChildProcess) {
   if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { onJobFinalized } from "../src/jobs/finalize.ts";
-import type { JobMessage, JobRow } from "../src/jobs/types.ts";
+import type { JobRow } from "../src/jobs/types.ts";
 import { createProduct } from "./factories.ts";
 import { api } from "./helpers.ts";
-import { jobLogs, stageJob } from "./jobs-helpers.ts";
+import { jobLogs, quietEnv, stageJob } from "./jobs-helpers.ts";
 import { deliverToQueue } from "./queue-helpers.ts";
 
 const finalized: Record<string, string> = {};
@@ -12,7 +12,7 @@ onJobFinalized(async (_env, job: JobRow) => {
   finalized[job.id] = job.status;
 });
 
-const quiet = { ...env, JOBS_QUEUE: { send: async (_m: JobMessage) => {} } } as unknown as typeof env;
+const quiet = quietEnv();
 
 async function variantsJob(n: number) {
   const p = await createProduct({ variants: Array.from({ length: n }, () => ({})) });

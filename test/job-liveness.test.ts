@@ -1,30 +1,12 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index.ts";
 import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../src/jobs/liveness.ts";
-import type { JobMessage } from "../src/jobs/types.ts";
 import { createProduct } from "./factories.ts";
 import { api } from "./helpers.ts";
-import { jobLogs, stageJob, waitForJob } from "./jobs-helpers.ts";
-import { deliverToQueue } from "./queue-helpers.ts";
+import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "./jobs-helpers.ts";
+import { deliverToQueue, runScheduled } from "./queue-helpers.ts";
 
 const STALL_MS = stallSeconds(env) * 1000;
-
-/** The bindings with a jobs queue that only records what is sent. */
-function capturingEnv() {
-  const sent: JobMessage[] = [];
-  const queue = {
-    send: async (message: JobMessage) => {
-      sent.push({ jobId: message.jobId, chunk: message.chunk });
-    },
-  } as unknown as Queue;
-  return { testEnv: { ...env, JOBS_QUEUE: queue } as typeof env, sent };
-}
 
 async function jobRow(jobId: string) {
   return env.DB.prepare("SELECT status, redrives, processed_records, heartbeat_at FROM jobs WHERE id = ?")
@@ -111,7 +93,7 @@ describe("job liveness (minutely sweep)", () => {
       options: { match_by: "id" },
     });
     // The chunk committed, then the Worker died before finalizing.
-    const quiet = { ...env, JOBS_QUEUE: { send: async () => {} } } as unknown as typeof env;
+    const quiet = quietEnv();
     await env.DB.prepare("UPDATE jobs SET chunk_count = 2 WHERE id = ?").bind(jobId).run();
     await deliverToQueue("storefront-jobs", { jobId, chunk: 0 }, quiet);
     await env.DB.prepare("UPDATE jobs SET chunk_count = 1 WHERE id = ?").bind(jobId).run();
@@ -166,18 +148,7 @@ describe("job liveness (minutely sweep)", () => {
 
   it("runs every minute from the cron trigger", async () => {
     const { jobId } = await interruptedJob();
-    const ctx = createExecutionContext();
-    const scheduled = worker.scheduled as (
-      c: ScheduledController,
-      e: typeof env,
-      x: ExecutionContext,
-    ) => Promise<void>;
-    const controller = createScheduledController({
-      scheduledTime: Date.now() + STALL_MS + 1000,
-      cron: "* * * * *",
-    });
-    await scheduled(controller, env, ctx);
-    await waitOnExecutionContext(ctx);
+    await runScheduled("* * * * *", Date.now() + STALL_MS + 1000);
     expect((await waitForJob(jobId)).status).toBe("done");
   });
 });

@@ -9,7 +9,7 @@ import {
   parseChunk,
   payloadKey,
 } from "../src/jobs/chunking.ts";
-import type { JobType } from "../src/jobs/types.ts";
+import type { JobMessage, JobType } from "../src/jobs/types.ts";
 import { api } from "./helpers.ts";
 
 export interface JobView {
@@ -77,3 +77,21 @@ export async function stageJob(
   await rawBatch(env.DB, jobInserts(jobId, type, planner, params, null));
   return jobId;
 }
+
+/**
+ * The worker's bindings with a jobs queue that only records what is sent (nothing runs by itself);
+ * `sent` keeps each message's pointer (job, chunk), without the byte range it may carry.
+ */
+export function capturingEnv() {
+  const sent: JobMessage[] = [];
+  const queue = {
+    send: async (message: JobMessage) => {
+      sent.push({ jobId: message.jobId, chunk: message.chunk });
+    },
+    sendBatch: async () => {},
+  } as unknown as Queue;
+  return { testEnv: { ...env, JOBS_QUEUE: queue } as typeof env, sent };
+}
+
+/** The worker's bindings with a jobs queue that drops every message. */
+export const quietEnv = () => capturingEnv().testEnv;

@@ -9,22 +9,8 @@ import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../src
 import type { JobMessage, JobType } from "../src/jobs/types.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
-import { type JobView, jobLogs, stageJob, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { capturingEnv, type JobView, jobLogs, stageJob, submitBulk, waitForJob } from "./jobs-helpers.ts";
 import { deliverToQueue } from "./queue-helpers.ts";
-
-/**
- * The worker's bindings with a jobs queue that only records what is sent (nothing runs by itself);
- * `sent` keeps each message's pointer (job, chunk), without the byte range it may carry.
- */
-function capturingEnv() {
-  const sent: JobMessage[] = [];
-  const queue = {
-    send: async (message: JobMessage) => {
-      sent.push({ jobId: message.jobId, chunk: message.chunk });
-    },
-  } as unknown as Queue;
-  return { testEnv: { ...env, JOBS_QUEUE: queue } as typeof env, sent };
-}
 
 /** Delivers one chunk message to the worker's queue handler, as the Queues runtime would. */
 const deliver = (testEnv: typeof env, message: JobMessage, queue = "storefront-jobs") =>

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createProduct } from "./factories.ts";
 import { api, KEYS } from "./helpers.ts";
-import { stageJob } from "./jobs-helpers.ts";
+import { quietEnv, stageJob } from "./jobs-helpers.ts";
 import { deliverToQueue } from "./queue-helpers.ts";
 
 /** The structured lines the Worker wrote to console.log while `run` ran. */
@@ -65,7 +64,7 @@ describe("structured logs", () => {
       { options: { match_by: "id" } },
       2,
     );
-    const quiet = { ...env, JOBS_QUEUE: { send: async () => {} } } as unknown as typeof env;
+    const quiet = quietEnv();
     const lines = await linesOf(async () => {
       await deliverToQueue("storefront-jobs", { jobId, chunk: 0 }, quiet);
       await deliverToQueue("storefront-jobs", { jobId, chunk: 0 }, quiet);

@@ -1,6 +1,7 @@
 import {
   createExecutionContext,
   createMessageBatch,
+  createScheduledController,
   env,
   getQueueResult,
   waitOnExecutionContext,
@@ -27,4 +28,16 @@ export async function deliverBatchToQueue<T>(queue: string, bodies: T[], testEnv
   await handler(batch, testEnv, ctx);
   await waitOnExecutionContext(ctx);
   return getQueueResult(batch, ctx);
+}
+
+/** Runs the Worker's scheduled handler as a cron trigger `cron` would, at `scheduledTime`. */
+export async function runScheduled(cron: string, scheduledTime: number, testEnv: typeof env = env) {
+  const ctx = createExecutionContext();
+  const scheduled = worker.scheduled as unknown as (
+    c: ScheduledController,
+    e: typeof env,
+    x: ExecutionContext,
+  ) => Promise<void>;
+  await scheduled(createScheduledController({ scheduledTime, cron }), testEnv, ctx);
+  await waitOnExecutionContext(ctx);
 }

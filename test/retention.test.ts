@@ -1,14 +1,9 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../src/index.ts";
 import { payloadKey } from "../src/jobs/chunking.ts";
 import { onJobFinalized } from "../src/jobs/finalize.ts";
 import { runRetention } from "../src/jobs/retention.ts";
+import { runScheduled } from "./queue-helpers.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-11-20T12:00:00Z");
@@ -60,16 +55,7 @@ async function remains(id: string) {
 const GONE = { job: 0, logs: 0, ledger: 0, ranges: 0, objects: 0 };
 const KEPT = { job: 1, logs: 2, ledger: 2, ranges: 2, objects: 1 };
 
-async function runCron(scheduledTime: number) {
-  const ctx = createExecutionContext();
-  const scheduled = worker.scheduled as (
-    c: ScheduledController,
-    e: typeof env,
-    x: ExecutionContext,
-  ) => Promise<void>;
-  await scheduled(createScheduledController({ scheduledTime, cron: "0 * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
+const runCron = (scheduledTime: number) => runScheduled("0 * * * *", scheduledTime);
 
 describe("retention (hourly cron)", () => {
   it("deletes done jobs older than 5 days with their logs, ledger rows and payload objects", async () => {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PROJECT_ROOT, WRANGLER_JS } from "./wrangler.ts";
 
@@ -11,7 +12,7 @@ export interface DevServer {
   startMs: number;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -24,10 +25,12 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `wrangler dev` on a free loopback port with the pinned Node (as wrangler.ts does), over its
- * own `--persist-to` state (never the developer's .wrangler/state), in its own process group so that
- * stopping it also stops workerd, and waits until an authenticated request answers.
- * `--log-level warn` leaves out the per-request log lines (errors still reach the log file).
+ * Starts `wrangler dev` on a loopback port (a free one unless given) with the pinned Node (as
+ * wrangler.ts does), over its own `--persist-to` state (never the developer's .wrangler/state), in
+ * its own process group so that stopping it also stops workerd, and waits until an authenticated
+ * request answers. `viaDevScript` starts it the way a developer does, through `npm run dev`'s
+ * script (migrations, demo seed, local cron triggers). `--log-level warn` leaves out the
+ * per-request log lines (errors still reach the log file).
  */
 export async function startWranglerDev(options: {
   persistTo: string;
@@ -35,17 +38,22 @@ export async function startWranglerDev(options: {
   logFile: string;
   /** A wrangler config other than the project's (the benchmark serves its prebuilt bundle). */
   config?: string;
+  viaDevScript?: boolean;
+  port?: number;
+  inspectorPort?: number;
   timeoutMs?: number;
 }): Promise<DevServer> {
-  const port = await freePort();
-  const inspectorPort = await freePort();
+  const port = options.port ?? (await freePort());
+  const inspectorPort = options.inspectorPort ?? (await freePort());
   const log = openSync(options.logFile, "a");
   const started = performance.now();
+  const program = options.viaDevScript
+    ? [join(PROJECT_ROOT, "scripts", "dev.ts")]
+    : [WRANGLER_JS, "dev", "--var", "ENVIRONMENT:development"];
   const child = spawn(
     process.execPath,
     [
-      WRANGLER_JS,
-      "dev",
+      ...program,
       ...(options.config ? ["--config", options.config] : []),
       "--log-level",
       "warn",
@@ -57,8 +65,6 @@ export async function startWranglerDev(options: {
       String(inspectorPort),
       "--persist-to",
       options.persistTo,
-      "--var",
-      "ENVIRONMENT:development",
       "--show-interactive-dev-session=false",
     ],
     {

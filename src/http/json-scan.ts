@@ -203,20 +203,23 @@ class Scanner {
       } else {
         this.value();
       }
-      this.ws();
-      const c = b[this.pos];
-      if (c === 0x2c) {
-        this.pos++;
-        this.ws();
-        continue;
-      }
-      if (c === 0x7d) {
-        this.pos++;
-        this.depth--;
-        return;
-      }
-      this.unexpected();
+      if (!this.more(0x7d)) return;
     }
+  }
+
+  /** After a member or element: true at a comma (another follows), false at `close` (the container ends). */
+  private more(close: number): boolean {
+    this.ws();
+    const c = this.bytes[this.pos];
+    if (c === 0x2c) {
+      this.pos++;
+      this.ws();
+      return true;
+    }
+    if (c !== close) this.unexpected();
+    this.pos++;
+    this.depth--;
+    return false;
   }
 
   private array(sink: ElementSink | null) {
@@ -236,19 +239,7 @@ class Scanner {
       const start = this.pos;
       const kind = this.value();
       sink?.element(start, this.pos, kind === "object");
-      this.ws();
-      const c = b[this.pos];
-      if (c === 0x2c) {
-        this.pos++;
-        this.ws();
-        continue;
-      }
-      if (c === 0x5d) {
-        this.pos++;
-        this.depth--;
-        return;
-      }
-      this.unexpected();
+      if (!this.more(0x5d)) return;
     }
   }
 
