@@ -22,6 +22,11 @@ function polyfillWorkerd() {
 
 export async function loadWorker(bundle: string): Promise<WorkerModule> {
   polyfillWorkerd();
+  // The Worker's info and warn log lines (src/lib/log.ts) would go to stdout, where the child
+  // processes of the benchmark hand their JSON results back: they are built (their cost counts)
+  // and dropped. Errors still reach stderr.
+  console.log = () => {};
+  console.warn = () => {};
   return ((await import(pathToFileURL(bundle).href)) as { default: WorkerModule }).default;
 }
 
