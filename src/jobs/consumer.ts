@@ -1,32 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { createDb } from "../db/client.ts";
-import { rawBatch } from "../db/raw.ts";
 import { jobChunkRanges, jobChunks, jobs } from "../db/schema/index.ts";
 import type { Bindings, Db } from "../env.ts";
-import { describeError, log } from "../lib/log.ts";
+import { log } from "../lib/log.ts";
+import { applyChunk, type ChunkResult, failChunk, failOversizedRecord } from "./apply-chunk.ts";
 import { type ChunkRange, parseChunk, payloadKey, RECORD_MAX_BYTES } from "./chunking.ts";
 import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
-import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
-import { processorFor } from "./processors/index.ts";
-import type { ChunkRecord, JobMessage, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
+import { WHOLE_CHUNK } from "./ledger.ts";
+import type { JobMessage, JobRow } from "./types.ts";
 
 const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-
-/**
- * Records replayed one per batch in one invocation. Each costs its lookups and its batch (up to
- * about 20 D1 queries for a product record), and one invocation may make at most 1,000 queries
- * (Workers Paid): the rest of the chunk continues in a new message for the same chunk, and the
- * ledger says where to resume.
- */
-export const REPLAY_RECORDS_PER_INVOCATION = 25;
-
-/**
- * What became of a chunk in this invocation: `mine` when this invocation wrote the chunk's
- * whole-chunk ledger row (only then does it move the job on, so a redelivered or re-driven message
- * never starts a second chain of messages), `theirs` when another delivery did, `closed` when the
- * job is no longer running, `continues` when a replay goes on in a new message.
- */
-type ChunkResult = "mine" | "theirs" | "closed" | "continues";
 
 /** How a chunk's log line names each result. */
 const CHUNK_OUTCOMES: Record<ChunkResult, string> = {
@@ -161,130 +144,6 @@ async function readRange(env: Bindings, jobId: string, [offset, length]: [number
   const object = await env.PAYLOADS.get(payloadKey(jobId), { range: { offset, length } });
   if (!object) return null;
   return new Uint8Array(await object.arrayBuffer());
-}
-
-const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
-  db,
-  env,
-  job,
-  today: new Date().toISOString().slice(0, 10),
-});
-
-/** A stop: the job was closed while this invocation worked on it. */
-class JobClosed extends Error {}
-
-async function applyChunk(
-  env: Bindings,
-  db: Db,
-  job: JobRow,
-  chunk: number,
-  records: ChunkRecord[],
-  replaying: boolean,
-): Promise<ChunkResult> {
-  const processor = processorFor(job.type);
-  const ctx = context(env, db, job);
-  if (!replaying) {
-    try {
-      const plan = await processor.plan(ctx, records);
-      await rawBatch(env.DB, [...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes), ...plan.statements]);
-      return "mine";
-    } catch (err) {
-      if (isLedgerConflict(err)) return "theirs";
-      if (isJobClosed(err)) return "closed";
-      // One bad record must not sink its neighbours: replay the chunk one record per batch.
-    }
-  }
-  const thisRound = records.slice(0, REPLAY_RECORDS_PER_INVOCATION);
-  try {
-    for (const record of thisRound) await applyOne(ctx, chunk, record);
-  } catch (err) {
-    if (err instanceof JobClosed) return "closed";
-    throw err;
-  }
-  if (thisRound.length < records.length) return "continues";
-  return closeChunk(env, job, chunk, []);
-}
-
-/** Writes the chunk's whole-chunk ledger row (not exclusive: after replayed parts) with `outcomes`. */
-async function closeChunk(
-  env: Bindings,
-  job: JobRow,
-  chunk: number,
-  outcomes: RecordOutcome[],
-): Promise<ChunkResult> {
-  try {
-    await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false));
-    return "mine";
-  } catch (err) {
-    if (isLedgerConflict(err)) return "theirs";
-    if (isJobClosed(err)) return "closed";
-    throw err;
-  }
-}
-
-async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
-  const { env, job } = ctx;
-  try {
-    const plan = await processorFor(job.type).plan(ctx, [record]);
-    await rawBatch(env.DB, [...bookkeeping(job.id, chunk, record.index, plan.outcomes), ...plan.statements]);
-  } catch (err) {
-    if (isLedgerConflict(err)) return;
-    if (isJobClosed(err)) throw new JobClosed();
-    const processor = processorFor(job.type);
-    const unique = /UNIQUE constraint failed/.test(describeError(err));
-    const fields = unique ? (processor.conflictFields?.(job, describeError(err), record.data) ?? []) : [];
-    const outcome: RecordOutcome = {
-      index: record.index,
-      ok: false,
-      logs: [
-        {
-          severity: "ERROR",
-          code: unique ? "INVALID_FIELD_VALUE" : "OTHER",
-          message: unique
-            ? `The record conflicts with an existing one (${uniqueColumns(describeError(err))} must be unique).`
-            : "The record could not be applied because of an unexpected error.",
-          identifiers: processor.identify(job, record),
-          affected_fields: fields.length > 0 ? fields : null,
-        },
-      ],
-    };
-    if (!unique)
-      log("error", "job.record_failed", { job_id: job.id, record: record.index, error: describeError(err) });
-    await rawBatch(env.DB, bookkeeping(job.id, chunk, record.index, [outcome])).catch((e) => {
-      if (isJobClosed(e)) throw new JobClosed();
-      if (!isLedgerConflict(e)) throw e;
-    });
-  }
-}
-
-const uniqueColumns = (message: string) =>
-  /UNIQUE constraint failed: ([\w., ]+)/.exec(message)?.[1]?.replace(/\w+\./g, "") ?? "a unique field";
-
-const failure = (index: number, code: "OTHER" | "INVALID_FIELD_VALUE", message: string): RecordOutcome => ({
-  index,
-  ok: false,
-  logs: [{ severity: "ERROR", code, message, identifiers: { record: { index } }, affected_fields: null }],
-});
-
-/** Counts every record of a chunk not yet applied as failed with an OTHER entry (dead letters, lost payloads). */
-export async function failChunk(
-  env: Bindings,
-  job: JobRow,
-  chunk: number,
-  range: ChunkRange,
-  done: Set<number>,
-  reason: string,
-): Promise<ChunkResult> {
-  const outcomes = Array.from({ length: range.count }, (_, i) => range.first + i)
-    .filter((index) => !done.has(index))
-    .map((index) => failure(index, "OTHER", reason));
-  return closeChunk(env, job, chunk, outcomes);
-}
-
-/** A record too large to parse safely fails on its own (it always has a chunk to itself). */
-function failOversizedRecord(env: Bindings, job: JobRow, chunk: number, range: ChunkRange) {
-  const message = `The record is larger than ${RECORD_MAX_BYTES} bytes of JSON and was not processed.`;
-  return closeChunk(env, job, chunk, [failure(range.first, "INVALID_FIELD_VALUE", message)]);
 }
 
 /** Enqueues the next chunk, or finalizes after the last one. */
