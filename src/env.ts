@@ -1,7 +1,6 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema/index.ts";
-
-export type Scope = "read" | "write" | "admin";
+import type { RouteMeta, Scope } from "./http/route-table.ts";
 
 /**
  * The Worker's bindings: `Env` is generated from wrangler.toml by `npm run types` (committed as
@@ -37,7 +36,7 @@ export interface Variables {
   apiKey: AuthenticatedKey;
   /** The raw body bytes of a write request, read once under the size limit. */
   rawBody: Uint8Array | undefined;
-  routeMeta: import("./http/route-table.ts").RouteMeta;
+  routeMeta: RouteMeta;
 }
 
 export interface AppEnv {

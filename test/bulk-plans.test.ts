@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { processorFor } from "../src/async/bulk-jobs/processors/index.ts";
+import type { JobRow } from "../src/async/bulk-jobs/types.ts";
 import { OPTIMIZE_SQL } from "../src/db/planner-statistics.ts";
-import { processorFor } from "../src/jobs/processors/index.ts";
-import type { JobRow } from "../src/jobs/types.ts";
 import { type CatalogFacts, type FactVariant, planCases } from "./bulk-plan-cases.ts";
 
 /**

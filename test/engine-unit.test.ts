@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { marketsOfLocales } from "../src/conventions/locales.ts";
-import { toScale } from "../src/conventions/money.ts";
 import { paginationOf, withPage } from "../src/conventions/pagination.ts";
-import { intListParam, intParam, toBoundIso } from "../src/conventions/params.ts";
 import { conventionQuerySchema, selectableFields, sortValues } from "../src/conventions/query-schema.ts";
-import { slugCandidates, slugify } from "../src/conventions/slug.ts";
+import { intListParam, intParam, toBoundIso } from "../src/http/params.ts";
+import { marketsOfLocales } from "../src/lib/locales.ts";
+import { toScale } from "../src/lib/money.ts";
+import { slugCandidates, slugify } from "../src/lib/slug.ts";
 import { brandResource } from "../src/resources/brands/brands.resource.ts";
 import { productResource } from "../src/resources/products/products.resource.ts";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { processJobMessage } from "../src/jobs/consumer.ts";
-import { onJobFinalized } from "../src/jobs/finalize.ts";
-import type { JobRow } from "../src/jobs/types.ts";
-import { messageIdFor } from "../src/webhooks/enqueue.ts";
+import { processJobMessage } from "../src/async/bulk-jobs/consumer.ts";
+import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
+import type { JobRow } from "../src/async/bulk-jobs/types.ts";
+import { messageIdFor } from "../src/async/webhook-delivery/enqueue.ts";
 import { createProduct } from "./factories.ts";
 import { stageJob } from "./jobs-helpers.ts";
 

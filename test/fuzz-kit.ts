@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import "../src/app.ts";
-import { SUPPORTED_LOCALES } from "../src/conventions/locales.ts";
 import { type RouteMeta, routeTable } from "../src/http/route-table.ts";
+import { SUPPORTED_LOCALES } from "../src/lib/locales.ts";
 import { api, KEYS } from "./helpers.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { CHUNK_MAX_RECORDS, payloadKey } from "../src/async/bulk-jobs/chunking.ts";
 import { JSON_MAX_DEPTH } from "../src/http/json-scan.ts";
 import { MAX_LISTED_PROBLEMS } from "../src/http/problem.ts";
-import { CHUNK_MAX_RECORDS, payloadKey } from "../src/jobs/chunking.ts";
 import { api, unique } from "./helpers.ts";
 
 const jobCount = async () =>

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { onJobFinalized } from "../src/jobs/finalize.ts";
-import type { JobRow } from "../src/jobs/types.ts";
+import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
+import type { JobRow } from "../src/async/bulk-jobs/types.ts";
 import { createProduct } from "./factories.ts";
 import { api } from "./helpers.ts";
 import { jobLogs, quietEnv, stageJob } from "./jobs-helpers.ts";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../src/jobs/liveness.ts";
+import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../src/async/bulk-jobs/liveness.ts";
 import { createProduct } from "./factories.ts";
 import { api } from "./helpers.ts";
 import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "./jobs-helpers.ts";

@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { idList } from "../src/conventions/id-set.ts";
-import { marketsOfLocales } from "../src/conventions/locales.ts";
 import { planRender, selectionOf } from "../src/conventions/render.ts";
 import type { AnyResource } from "../src/conventions/resource.ts";
 import { createDb } from "../src/db/client.ts";
@@ -14,6 +13,7 @@ import {
   products,
   productTranslations,
 } from "../src/db/schema/index.ts";
+import { marketsOfLocales } from "../src/lib/locales.ts";
 import { brandResource } from "../src/resources/brands/brands.resource.ts";
 import { categoryResource } from "../src/resources/categories/categories.resource.ts";
 import { variantPriceResource } from "../src/resources/price-lists/variant-prices.resource.ts";

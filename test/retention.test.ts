@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { payloadKey } from "../src/jobs/chunking.ts";
-import { onJobFinalized } from "../src/jobs/finalize.ts";
-import { runRetention } from "../src/jobs/retention.ts";
+import { payloadKey } from "../src/async/bulk-jobs/chunking.ts";
+import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
+import { runRetention } from "../src/async/bulk-jobs/retention.ts";
 import { runScheduled } from "./queue-helpers.ts";
 
 const DAY = 86_400_000;

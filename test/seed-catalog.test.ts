@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MARKETS, SUPPORTED_LOCALES } from "../src/conventions/locales.ts";
-import { SLUG_PATTERN, slugify } from "../src/conventions/slug.ts";
+import { MARKETS, SUPPORTED_LOCALES } from "../src/lib/locales.ts";
+import { SLUG_PATTERN, slugify } from "../src/lib/slug.ts";
 import { brandCount, brandStatements } from "../src/seed/brands.ts";
 import { categoryStatements } from "../src/seed/categories.ts";
 import {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SUPPORTED_LOCALES } from "../src/conventions/locales.ts";
-import { SLUG_PATTERN } from "../src/conventions/slug.ts";
+import { SUPPORTED_LOCALES } from "../src/lib/locales.ts";
+import { SLUG_PATTERN } from "../src/lib/slug.ts";
 import {
   buildSeed,
   LOCAL_KEYS,

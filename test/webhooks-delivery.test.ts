@@ -1,20 +1,24 @@
 import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
-import type { JobRow } from "../src/jobs/types.ts";
-import { deliverAttempt } from "../src/webhooks/consumer.ts";
-import { DEAD_LETTER_ERROR } from "../src/webhooks/dead-letter.ts";
-import { enqueueJobWebhooks, newMessageId } from "../src/webhooks/enqueue.ts";
-import { buildEvent } from "../src/webhooks/payload.ts";
-import { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/retry-policy.ts";
-import { sendSigned } from "../src/webhooks/sender.ts";
-import { signPayload } from "../src/webhooks/signature.ts";
+import type { JobRow } from "../src/async/bulk-jobs/types.ts";
+import { deliverAttempt } from "../src/async/webhook-delivery/consumer.ts";
+import { DEAD_LETTER_ERROR } from "../src/async/webhook-delivery/dead-letter.ts";
+import { enqueueJobWebhooks, newMessageId } from "../src/async/webhook-delivery/enqueue.ts";
+import { buildEvent } from "../src/async/webhook-delivery/payload.ts";
+import {
+  DELIVERY_TIMEOUT_MS,
+  MAX_ATTEMPTS,
+  retryDelaySeconds,
+} from "../src/async/webhook-delivery/retry-policy.ts";
+import { sendSigned } from "../src/async/webhook-delivery/sender.ts";
+import { signPayload } from "../src/async/webhook-delivery/signature.ts";
 import {
   WEBHOOKS_DLQ_NAME,
   WEBHOOKS_QUEUE_NAME,
   type WebhookEvent,
   type WebhookMessage,
-} from "../src/webhooks/types.ts";
+} from "../src/async/webhook-delivery/types.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { submitBulk, waitForJob } from "./jobs-helpers.ts";

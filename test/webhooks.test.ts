@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { app } from "../src/app.ts";
-import { runRetention } from "../src/jobs/retention.ts";
+import { runRetention } from "../src/async/bulk-jobs/retention.ts";
 import { api, KEYS, unique } from "./helpers.ts";
 
 const EVENTS = ["job.done", "job.done_with_errors", "job.failed"];

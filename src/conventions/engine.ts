@@ -5,8 +5,9 @@ import type { Context } from "hono";
 import { batch } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../http/problem.ts";
+import { marketsOfLocales } from "../lib/locales.ts";
+import { utcDate } from "../lib/time.ts";
 import { idList, idQuery } from "./id-set.ts";
-import { marketsOfLocales } from "./locales.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
 import { planRender, type Row, type Selection, selectionOf } from "./render.ts";
@@ -46,7 +47,7 @@ export async function renderContext(
     locales: resolved,
     markets: marketsOfLocales(resolved),
     store,
-    today: new Date().toISOString().slice(0, 10),
+    today: utcDate(),
   };
 }
 

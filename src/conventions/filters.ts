@@ -1,6 +1,6 @@
 import { gte, lte } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { dateBoundParam } from "./params.ts";
+import { dateBoundParam } from "../http/params.ts";
 import type { FilterDef } from "./resource.ts";
 
 /**

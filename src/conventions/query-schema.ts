@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { isSupportedLocale, SUPPORTED_LOCALES } from "./locales.ts";
-import { intParam, listParam } from "./params.ts";
+import { intParam, listParam } from "../http/params.ts";
+import { isSupportedLocale, SUPPORTED_LOCALES } from "../lib/locales.ts";
 import type { AnyResource } from "./resource.ts";
 
 export interface ConventionQuery {

@@ -2,13 +2,14 @@ import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
-import type { AppEnv, Scope } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 import { listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
+import type { Scope } from "../http/route-table.ts";
 import { getResource, listResource } from "./engine.ts";
 import { type ConventionQuery, conventionQuerySchema, writeQuerySchema } from "./query-schema.ts";
 import type { AnyResource } from "./resource.ts";
-import { created, updated } from "./writes.ts";
+import { created, updated } from "./write/run-write.ts";
 
 interface ReadRouteOptions {
   /** Collection path under `/api/v1`, e.g. `/brands`. */

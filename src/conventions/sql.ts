@@ -1,6 +1,6 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { SUPPORTED_LOCALES } from "./locales.ts";
+import { SUPPORTED_LOCALES } from "../lib/locales.ts";
 
 /** SQL pieces the engine and the resource declarations share. */
 

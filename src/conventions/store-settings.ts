@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { countTrip } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { SUPPORTED_LOCALES } from "./locales.ts";
+import { SUPPORTED_LOCALES } from "../lib/locales.ts";
 
 export interface StoreSettings {
   primaryLocale: string;

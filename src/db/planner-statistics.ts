@@ -1,4 +1,5 @@
-import { describeError, log } from "../lib/log.ts";
+import { describeError } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
 
 /**
  * Refreshes SQLite's planner statistics (ANALYZE where tables changed enough), as D1 recommends

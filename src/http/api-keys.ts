@@ -1,4 +1,4 @@
-import type { Scope } from "../env.ts";
+import type { Scope } from "./route-table.ts";
 
 export const KEY_PREFIX = "sfk_";
 export const SCOPES = ["read", "write", "admin"] as const satisfies readonly Scope[];

@@ -1,7 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv, AuthenticatedKey, Scope } from "../env.ts";
+import type { AppEnv, AuthenticatedKey } from "../env.ts";
+import { isoSeconds } from "../lib/time.ts";
 import { sha256Hex } from "./api-keys.ts";
 import { ApiError } from "./problem.ts";
+import type { Scope } from "./route-table.ts";
 
 const CACHE_TTL_MS = 30_000;
 const LAST_USED_INTERVAL_MS = 10 * 60_000;
@@ -98,7 +100,7 @@ function touchLastUsed(c: Context<AppEnv>, entry: CachedKey) {
   const now = Date.now();
   if (!entry.key || now - entry.lastUsedAt < LAST_USED_INTERVAL_MS) return;
   entry.lastUsedAt = now;
-  const iso = new Date(now).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const iso = isoSeconds(now);
   try {
     c.executionCtx.waitUntil(
       c.env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(iso, entry.key.id).run(),

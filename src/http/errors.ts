@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { describeError, log } from "../lib/log.ts";
+import { describeError, isUniqueViolation } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
 import { ApiError } from "./problem.ts";
 
 /** Renders any thrown error as problem JSON; unexpected ones become a 500 that leaks nothing. */
@@ -27,5 +28,3 @@ export function renderError(err: unknown, c: Context<AppEnv>): Response {
     },
   });
 }
-
-export const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(describeError(err));

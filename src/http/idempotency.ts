@@ -3,7 +3,9 @@ import type { Context } from "hono";
 import { batch, countTrip } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema/index.ts";
 import type { AppEnv } from "../env.ts";
-import { describeError, log } from "../lib/log.ts";
+import { describeError } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
+import { isoSeconds } from "../lib/time.ts";
 import { ApiError, type ProblemDetailItem } from "./problem.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -19,7 +21,6 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 
 /** The same ISO form as the `timestamp` columns (whole seconds, `Z`), so text order is time order. */
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /**
  * The 400 item for a malformed `Idempotency-Key` header, or null when it is absent or fine.
@@ -94,7 +95,7 @@ export async function runIdempotent(c: Context<AppEnv>, work: () => Promise<Resp
         responseStatus: response.status,
         responseBody: withoutSecret(text),
         responseLocation: location,
-        expiresAt: iso(Date.now() + TTL_MS),
+        expiresAt: isoSeconds(Date.now() + TTL_MS),
       })
       .where(owned);
   } catch (err) {
@@ -129,8 +130,8 @@ async function claim(
       responseStatus: null,
       responseBody: null,
       responseLocation: null,
-      createdAt: iso(now),
-      expiresAt: iso(now + IDEMPOTENCY_LEASE_MS),
+      createdAt: isoSeconds(now),
+      expiresAt: isoSeconds(now + IDEMPOTENCY_LEASE_MS),
     };
     const [claimed, current] = await batch(c, [
       db
@@ -139,7 +140,7 @@ async function claim(
         .onConflictDoUpdate({
           target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
           set: claimRow,
-          setWhere: sql`${idempotencyKeys.expiresAt} <= ${iso(now)}`,
+          setWhere: sql`${idempotencyKeys.expiresAt} <= ${isoSeconds(now)}`,
         })
         .returning({ key: idempotencyKeys.key }),
       db

@@ -1,3 +1,4 @@
+import { describeError } from "../lib/errors.ts";
 import { readCapped } from "./read-capped.ts";
 
 /**
@@ -272,7 +273,7 @@ export async function safeFetch(raw: string | URL, options: SafeFetchOptions): P
     if (controller.signal.aborted) {
       return { ok: false, reason: "timeout", message: `did not answer within ${timeoutMs / 1000} s` };
     }
-    return { ok: false, reason: "failed", message: `could not be fetched (${describe(err)})` };
+    return { ok: false, reason: "failed", message: `could not be fetched (${describeError(err)})` };
   } finally {
     clearTimeout(timer);
   }
@@ -287,5 +288,3 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
   }
   return readCapped(response.body, maxBytes);
 }
-
-const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));

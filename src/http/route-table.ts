@@ -1,4 +1,5 @@
-import type { Scope } from "../env.ts";
+/** What an API key may do; every route needs one scope, or none when public. */
+export type Scope = "read" | "write" | "admin";
 
 export type BodyLimit = "none" | "standard" | "bulk";
 

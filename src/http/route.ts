@@ -1,12 +1,13 @@
 import { type OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { isListParam } from "../conventions/params.ts";
-import type { AppEnv, Scope } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 import { idempotencyKeyIssue, runIdempotent } from "./idempotency.ts";
 import { decodeJsonBody } from "./json-body.ts";
 import type { ElementSink } from "./json-scan.ts";
 import { ERROR_RESPONSES } from "./openapi-shared.ts";
+import { isListParam } from "./params.ts";
 import { ApiError, type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
+import type { Scope } from "./route-table.ts";
 import { type BodyLimit, routeTable } from "./route-table.ts";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;

@@ -10,12 +10,3 @@ export function log(level: LogLevel, event: string, fields: Record<string, unkno
   else if (level === "warn") console.warn(line);
   else console.log(line);
 }
-
-/** An error's message with its causes, for a log line (never a stack: it may carry request data). */
-export function describeError(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    return `${err.message}${cause ? ` ${describeError(cause)}` : ""}`;
-  }
-  return String(err);
-}

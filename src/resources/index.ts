@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { registerBulkRoutes } from "../async/bulk-jobs/bulk.routes.ts";
 import type { AppEnv } from "../env.ts";
-import { registerBulkRoutes } from "../jobs/bulk.routes.ts";
 import { registerBrands } from "./brands/brands.routes.ts";
 import { registerCategories } from "./categories/categories.routes.ts";
 import { registerContacts } from "./contacts/contacts.routes.ts";

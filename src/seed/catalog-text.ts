@@ -1,4 +1,4 @@
-import type { Locale } from "../conventions/locales.ts";
+import type { Locale } from "../lib/locales.ts";
 
 /**
  * The small multilingual vocabulary the product seed composes names from: product types, material

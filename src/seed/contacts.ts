@@ -1,4 +1,4 @@
-import type { Locale } from "../conventions/locales.ts";
+import type { Locale } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
 import { contactCount, orderCount } from "./layout.ts";
 import { type Rng, rngFor } from "./rng.ts";

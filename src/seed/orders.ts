@@ -1,4 +1,4 @@
-import type { Locale } from "../conventions/locales.ts";
+import type { Locale } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
 import { contactOfOrder, seedContacts } from "./contacts.ts";
 import { orderCount, productCount, variantIdsOfProduct } from "./layout.ts";

@@ -1,5 +1,5 @@
-import { type Locale, MARKETS, SUPPORTED_LOCALES } from "../conventions/locales.ts";
-import { SLUG_MAX_LENGTH, slugify } from "../conventions/slug.ts";
+import { type Locale, MARKETS, SUPPORTED_LOCALES } from "../lib/locales.ts";
+import { SLUG_MAX_LENGTH, slugify } from "../lib/slug.ts";
 import { brandCount } from "./brands.ts";
 import {
   COLORS,

@@ -1,4 +1,4 @@
-import { SLUG_MAX_LENGTH, slugify } from "../conventions/slug.ts";
+import { SLUG_MAX_LENGTH, slugify } from "../lib/slug.ts";
 
 /**
  * Hands out unique slugs within one scope (all brands, or one locale of categories) the way the

@@ -1,4 +1,4 @@
-import { type Locale, MARKETS, SUPPORTED_LOCALES } from "../conventions/locales.ts";
+import { type Locale, MARKETS, SUPPORTED_LOCALES } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
 import { insertRows, json, type SeedStatement } from "./sql.ts";
 

@@ -1,9 +1,9 @@
-import { intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
+import { intListParam, stringListParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 
 type BrandRow = typeof brands.$inferSelect;

@@ -8,7 +8,7 @@ import {
   slugText,
   translationsSchema,
   urlText,
-} from "../../conventions/body.ts";
+} from "../../conventions/write/body-fields.ts";
 
 const translationOut = z.object({
   url: z.string().nullable().optional(),

@@ -1,21 +1,21 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { generatedSlug } from "../../conventions/generated-slug.ts";
-import { resolveImageUrl } from "../../conventions/image-field.ts";
-import { isoNow } from "../../conventions/params.ts";
-import { slugify } from "../../conventions/slug.ts";
+import { generatedSlug } from "../../conventions/write/generated-slug.ts";
+import { runWrite } from "../../conventions/write/run-write.ts";
 import {
   assertEnabledLocales,
   type TranslationTarget,
   translationStatements,
-} from "../../conventions/translations-write.ts";
-import { describeError, runWrite } from "../../conventions/writes.ts";
+} from "../../conventions/write/translations.ts";
 import { countTrip } from "../../db/client.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { isUniqueViolation } from "../../http/errors.ts";
 import { notFound } from "../../http/problem.ts";
+import { resolveImageUrl } from "../../images/image-field.ts";
+import { constraintViolation } from "../../lib/errors.ts";
+import { slugify } from "../../lib/slug.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import { BRAND_TRANSLATION_COLUMNS, type BrandCreate, type BrandUpdate } from "./brands.schema.ts";
 
 const UNIQUE = {
@@ -67,7 +67,7 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
   }
 }
 
-const isSlugRace = (err: unknown) => isUniqueViolation(err) && describeError(err).includes("brands.slug");
+const isSlugRace = (err: unknown) => constraintViolation("UNIQUE", err, "brands") === "brands.slug";
 
 export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpdate): Promise<void> {
   const db = c.get("db");
@@ -87,7 +87,7 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
       ? { deliveryTimeOutOfStock: body.delivery_time_out_of_stock }
       : {}),
     ...(imageUrl !== undefined ? { imageUrl } : {}),
-    updatedAt: isoNow(),
+    updatedAt: isoSeconds(),
   };
   await runWrite(c, UNIQUE, () =>
     db.batch([

@@ -1,9 +1,9 @@
 import { eq, isNotNull, isNull } from "drizzle-orm";
-import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated, jsonIn, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
+import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 
 type CategoryRow = typeof categories.$inferSelect;

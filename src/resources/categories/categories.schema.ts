@@ -8,7 +8,7 @@ import {
   slugText,
   translationsSchema,
   urlText,
-} from "../../conventions/body.ts";
+} from "../../conventions/write/body-fields.ts";
 import { CATEGORY_STATUSES } from "./categories.resource.ts";
 
 const translationOut = z.object({

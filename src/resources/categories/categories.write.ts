@@ -1,22 +1,22 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { generatedSlug } from "../../conventions/generated-slug.ts";
-import { resolveImageUrl } from "../../conventions/image-field.ts";
-import { isoNow } from "../../conventions/params.ts";
-import { slugify } from "../../conventions/slug.ts";
 import { jsonIn } from "../../conventions/sql.ts";
+import { generatedSlug } from "../../conventions/write/generated-slug.ts";
+import { runWrite } from "../../conventions/write/run-write.ts";
 import {
   assertEnabledLocales,
   type TranslationTarget,
   translationStatements,
-} from "../../conventions/translations-write.ts";
-import { describeError, runWrite } from "../../conventions/writes.ts";
+} from "../../conventions/write/translations.ts";
 import { batch } from "../../db/client.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { isUniqueViolation } from "../../http/errors.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
+import { resolveImageUrl } from "../../images/image-field.ts";
+import { constraintViolation } from "../../lib/errors.ts";
+import { slugify } from "../../lib/slug.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import {
   CATEGORY_TRANSLATION_COLUMNS,
   type CategoryCreate,
@@ -110,7 +110,7 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
       );
       return ((results[results.length - 1] as { id: number }[])[0] as { id: number }).id;
     } catch (err) {
-      if (attempt < 3 && isGeneratedSlugRace(err)) continue;
+      if (attempt < 3 && isSlugTaken(err)) continue;
       throw err;
     }
   }
@@ -147,7 +147,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
             merchantCategories: sql`json_patch(coalesce(${categories.merchantCategories}, '{}'), ${JSON.stringify(body.merchant_categories)})`,
           }
         : {}),
-      updatedAt: isoNow(),
+      updatedAt: isoSeconds(),
     };
     const newParent = body.parent_id;
     // The cycle check is part of the write itself: the UPDATE matches no row when the new parent
@@ -178,14 +178,14 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
       await runCategoryWrite(c, translations, () => db.batch(statements as [BatchItem<"sqlite">]));
       return;
     } catch (err) {
-      if (/NOT NULL constraint failed: categories\.status/.test(describeError(err))) {
+      if (constraintViolation("NOT NULL", err, "categories") === "categories.status") {
         throw new ApiError(
           "conflict",
           `parent_id: category ${newParent} is this category or one of its descendants`,
           [{ location: "body", path: "parent_id", message: "would make the category its own ancestor" }],
         );
       }
-      if (attempt < 3 && isGeneratedSlugRace(err)) continue;
+      if (attempt < 3 && isSlugTaken(err)) continue;
       throw err;
     }
   }
@@ -201,11 +201,7 @@ async function runCategoryWrite<T>(
     return await runWrite(c, UNIQUE, write);
   } catch (err) {
     const supplied = slugConflict(translations);
-    if (
-      isUniqueViolation(err) &&
-      describeError(err).includes("category_translations.slug") &&
-      supplied.length > 0
-    ) {
+    if (isSlugTaken(err) && supplied.length > 0) {
       const items = supplied.map(([, rule]) => ({
         location: "body" as const,
         ...(rule as { path: string; message: string }),
@@ -220,5 +216,6 @@ async function runCategoryWrite<T>(
   }
 }
 
-const isGeneratedSlugRace = (err: unknown) =>
-  isUniqueViolation(err) && describeError(err).includes("category_translations.slug");
+const isSlugTaken = (err: unknown) =>
+  constraintViolation("UNIQUE", err, "category_translations")?.includes("category_translations.slug") ??
+  false;

@@ -1,5 +1,8 @@
 import { eq, gte, ne, type SQL } from "drizzle-orm";
 import { dateRangeFilters } from "../../conventions/filters.ts";
+import { defineResource } from "../../conventions/resource.ts";
+import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
+import { contacts } from "../../db/schema/index.ts";
 import {
   boolParam,
   enumItem,
@@ -9,10 +12,7 @@ import {
   listParam,
   stringListParam,
   stringParam,
-} from "../../conventions/params.ts";
-import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
-import { contacts } from "../../db/schema/index.ts";
+} from "../../http/params.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
 

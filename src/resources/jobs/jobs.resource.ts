@@ -1,10 +1,10 @@
 import { eq, isNull, or } from "drizzle-orm";
+import { LOG_CODES } from "../../async/bulk-jobs/types.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
-import { enumItem, listParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { JOB_STATUSES, JOB_TYPES, jobLogs, jobs } from "../../db/schema/index.ts";
-import { LOG_CODES } from "../../jobs/types.ts";
+import { enumItem, listParam } from "../../http/params.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 type LogRow = typeof jobLogs.$inferSelect;

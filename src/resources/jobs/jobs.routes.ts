@@ -1,5 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
+import { closeJob } from "../../async/bulk-jobs/finalize.ts";
 import { getResource } from "../../conventions/engine.ts";
 import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
 import { mountList, mountSubList } from "../../conventions/routes.ts";
@@ -8,7 +9,6 @@ import { jobs } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
 import { defineRoute } from "../../http/route.ts";
-import { closeJob } from "../../jobs/finalize.ts";
 import { jobIdEquals, jobLogResource, jobResource } from "./jobs.resource.ts";
 import { JobLogSchema, JobSchema } from "./jobs.schema.ts";
 

@@ -1,11 +1,11 @@
 import { asc, eq, isNotNull, isNull } from "drizzle-orm";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { belongsTo } from "../../conventions/includes.ts";
-import { type Money, money, toScale } from "../../conventions/money.ts";
-import { boolParam, enumParam, intListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { orderLineItems, orders } from "../../db/schema/index.ts";
+import { boolParam, enumParam, intListParam } from "../../http/params.ts";
+import { type Money, money, toScale } from "../../lib/money.ts";
 import { contactResource } from "../contacts/contacts.resource.ts";
 
 type OrderRow = typeof orders.$inferSelect;

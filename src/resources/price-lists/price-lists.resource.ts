@@ -1,7 +1,5 @@
 import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { money, toScale } from "../../conventions/money.ts";
-import { boolParam, intListParam, stringListParam } from "../../conventions/params.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import {
@@ -14,6 +12,8 @@ import {
   priceLists,
   priceListVariantPrices,
 } from "../../db/schema/index.ts";
+import { boolParam, intListParam, stringListParam } from "../../http/params.ts";
+import { money, toScale } from "../../lib/money.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
 

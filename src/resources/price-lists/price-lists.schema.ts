@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { internalIdText, positiveId } from "../../conventions/body.ts";
-import { AMOUNT_PATTERN } from "../../conventions/money.ts";
 import { MoneySchema } from "../../conventions/money-schema.ts";
+import { internalIdText, positiveId } from "../../conventions/write/body-fields.ts";
+import { AMOUNT_PATTERN } from "../../lib/money.ts";
 import { BrandSchema } from "../brands/brands.schema.ts";
 import { CategorySchema } from "../categories/categories.schema.ts";
 

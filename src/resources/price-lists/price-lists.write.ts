@@ -1,10 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { toScale } from "../../conventions/money.ts";
-import { isoNow } from "../../conventions/params.ts";
 import { jsonIn } from "../../conventions/sql.ts";
-import { runWrite } from "../../conventions/writes.ts";
+import { runWrite } from "../../conventions/write/run-write.ts";
 import { batch } from "../../db/client.ts";
 import {
   brands,
@@ -16,6 +14,8 @@ import {
 } from "../../db/schema/index.ts";
 import type { AppEnv, Db } from "../../env.ts";
 import { ApiError, notFound, type ProblemDetailItem } from "../../http/problem.ts";
+import { toScale } from "../../lib/money.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import type { PriceListCreate, PriceListUpdate } from "./price-lists.schema.ts";
 
 const UNIQUE = {
@@ -168,7 +168,7 @@ export async function updatePriceList(c: Context<AppEnv>, id: number, body: Pric
           minimumOrderCurrency: amount ? amount.currency : null,
         }
       : {}),
-    updatedAt: isoNow(),
+    updatedAt: isoSeconds(),
   };
   const statements: BatchItem<"sqlite">[] = [
     db.update(priceLists).set(changes).where(eq(priceLists.id, id)),

@@ -1,7 +1,5 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { money } from "../../conventions/money.ts";
-import { intListParam, intParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import {
@@ -12,6 +10,8 @@ import {
   variants,
   variantTranslations,
 } from "../../db/schema/index.ts";
+import { intListParam, intParam, stringListParam } from "../../http/params.ts";
+import { money } from "../../lib/money.ts";
 
 /** Keyed by `variant_id` within one price list: the engine aliases it as the row `id`. */
 type VariantPriceRow = typeof priceListVariantPrices.$inferSelect & { id: number };

@@ -1,7 +1,6 @@
 import { asc, count, eq, type SQL, sql } from "drizzle-orm";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
-import { enumParam, intListParam, stringListParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
@@ -12,6 +11,7 @@ import {
   productTranslations,
   variants,
 } from "../../db/schema/index.ts";
+import { enumParam, intListParam, stringListParam } from "../../http/params.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
 import { supplierResource } from "../suppliers/suppliers.resource.ts";

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { dateRangeFilters } from "../../conventions/filters.ts";
-import { isSupportedLocale, SUPPORTED_LOCALES } from "../../conventions/locales.ts";
-import { enumParam, intParam, listParam, parsePlainInt } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { reviews } from "../../db/schema/index.ts";
+import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
 import { ApiError } from "../../http/problem.ts";
+import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
 

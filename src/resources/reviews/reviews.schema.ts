@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, positiveId, text } from "../../conventions/body.ts";
-import { isSupportedLocale, SUPPORTED_LOCALES } from "../../conventions/locales.ts";
-import { toBoundIso } from "../../conventions/params.ts";
+import { nameText, positiveId, text } from "../../conventions/write/body-fields.ts";
+import { toBoundIso } from "../../http/params.ts";
+import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 import { REVIEW_STATUSES, REVIEW_TYPES } from "./reviews.resource.ts";
 
 export const ReviewSchema = z

@@ -1,13 +1,13 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { isoNow } from "../../conventions/params.ts";
 import { getStoreSettings } from "../../conventions/store-settings.ts";
-import { runWrite } from "../../conventions/writes.ts";
+import { runWrite } from "../../conventions/write/run-write.ts";
 import { batch } from "../../db/client.ts";
 import { contacts, orders, products, reviews, variants } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound, type ProblemCode, type ProblemDetailItem, validationError } from "../../http/problem.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import { crossFieldProblems, type ReviewCreate, type ReviewUpdate } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
@@ -116,7 +116,7 @@ export async function createReview(c: Context<AppEnv>, input: ReviewCreate): Pro
   problems.push(...ownershipProblems(variant, input.product_id ?? null));
   if (problems.length > 0) throw validationError(problems);
   const db = c.get("db");
-  const now = isoNow();
+  const now = isoSeconds();
   const [row] = await runWrite(c, {}, () =>
     db
       .insert(reviews)
@@ -184,7 +184,7 @@ export async function updateReview(c: Context<AppEnv>, id: number, input: Review
     ...(input.customer_id !== undefined ? { customerId: input.customer_id } : {}),
     ...(input.product_id !== undefined ? { productId: input.product_id } : {}),
     ...(input.variant_id !== undefined ? { variantId: input.variant_id } : {}),
-    updatedAt: isoNow(),
+    updatedAt: isoSeconds(),
   };
   await runWrite(c, {}, () => db.update(reviews).set(changes).where(eq(reviews.id, id)));
 }

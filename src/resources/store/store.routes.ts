@@ -1,7 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { renderContext } from "../../conventions/engine.ts";
-import { MARKETS } from "../../conventions/locales.ts";
 import { localesParam } from "../../conventions/query-schema.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { batch } from "../../db/client.ts";
@@ -9,6 +8,7 @@ import { store, storeTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
 import { defineRoute } from "../../http/route.ts";
+import { MARKETS } from "../../lib/locales.ts";
 import { StoreSchema } from "./store.schema.ts";
 
 /** The store is a singleton without id: it takes `locales` like every translated resource, nothing else. */

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { isoNow } from "../../conventions/params.ts";
-import { runWrite } from "../../conventions/writes.ts";
+import { runWrite } from "../../conventions/write/run-write.ts";
 import { suppliers } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import type { SupplierCreate, SupplierUpdate } from "./suppliers.schema.ts";
 
 const UNIQUE = {
@@ -27,7 +27,7 @@ export async function updateSupplier(c: Context<AppEnv>, id: number, body: Suppl
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),
-    updatedAt: isoNow(),
+    updatedAt: isoSeconds(),
   };
   const rows = await runWrite(c, UNIQUE, () =>
     c.get("db").update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { marketByKey } from "../../conventions/locales.ts";
-import { type Money, money } from "../../conventions/money.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
+import { marketByKey } from "../../lib/locales.ts";
+import { type Money, money } from "../../lib/money.ts";
 
 type VariantRow = typeof variants.$inferSelect;
 type VariantTranslationRow = typeof variantTranslations.$inferSelect;

@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { DELIVERY_TIMEOUT_MS } from "../../async/webhook-delivery/retry-policy.ts";
+import { WEBHOOK_EVENTS } from "../../async/webhook-delivery/types.ts";
 import type { AppEnv } from "../../env.ts";
-import { DELIVERY_TIMEOUT_MS } from "../../webhooks/retry-policy.ts";
-import { WEBHOOK_EVENTS } from "../../webhooks/types.ts";
 import { WebhookEventHeadersSchema, WebhookEventSchema } from "./webhooks.schema.ts";
 
 /** The receiver's time to answer, as the documents state it ("1 s"). */

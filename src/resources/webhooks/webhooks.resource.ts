@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { enumItem, listParam } from "../../conventions/params.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
+import { enumItem, listParam } from "../../http/params.ts";
 
 type WebhookRow = typeof webhooks.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { WEBHOOK_EVENTS } from "../../async/webhook-delivery/types.ts";
 import { checkOutboundUrl } from "../../http/outbound-guard.ts";
-import { WEBHOOK_EVENTS } from "../../webhooks/types.ts";
 import { JobSchema } from "../jobs/jobs.schema.ts";
 
 const EVENTS_DESCRIPTION =

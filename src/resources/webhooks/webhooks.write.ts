@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { isoNow } from "../../conventions/params.ts";
+import { generateSecret } from "../../async/webhook-delivery/secret.ts";
 import { countTrip } from "../../db/client.ts";
 import { webhooks } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { checkOutboundUrl } from "../../http/outbound-guard.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
-import { generateSecret } from "../../webhooks/secret.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import type { WebhookCreate, WebhookUpdate } from "./webhooks.schema.ts";
 
 /**
@@ -38,7 +38,7 @@ export async function createWebhook(c: Context<AppEnv>, body: WebhookCreate) {
 /** Applies the fields sent; returns the new secret when `rotate_secret` asked for one. */
 export async function updateWebhook(c: Context<AppEnv>, id: number, body: WebhookUpdate) {
   assertDeliverableUrl(c, body.url);
-  const now = isoNow();
+  const now = isoSeconds();
   const secret = body.rotate_secret ? generateSecret() : undefined;
   const changes = {
     ...(body.url !== undefined ? { url: body.url } : {}),

@@ -1,0 +1,156 @@
+import { rawBatch } from "../../db/raw.ts";
+import type { Bindings, Db } from "../../env.ts";
+import { constraintViolation, describeError, isUniqueViolation } from "../../lib/errors.ts";
+import { log } from "../../lib/log.ts";
+import { utcDate } from "../../lib/time.ts";
+import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
+import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import { processorFor } from "./processors/index.ts";
+import type { ChunkRecord, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
+
+/**
+ * Applying one chunk of a job: its effects, ledger row, log entries and counters in one batch, a
+ * replay one record per batch when that batch fails, and the chunk's records failed as a whole
+ * (dead letters, lost payloads, a record too large to parse). The message flow around it is
+ * src/async/bulk-jobs/consumer.ts.
+ */
+
+/**
+ * Records replayed one per batch in one invocation. Each costs its lookups and its batch (up to
+ * about 20 D1 queries for a product record), and one invocation may make at most 1,000 queries
+ * (Workers Paid): the rest of the chunk continues in a new message for the same chunk, and the
+ * ledger says where to resume.
+ */
+export const REPLAY_RECORDS_PER_INVOCATION = 25;
+
+/**
+ * What became of a chunk in this invocation: `mine` when this invocation wrote the chunk's
+ * whole-chunk ledger row (only then does it move the job on, so a redelivered or re-driven message
+ * never starts a second chain of messages), `theirs` when another delivery did, `closed` when the
+ * job is no longer running, `continues` when a replay goes on in a new message.
+ */
+export type ChunkResult = "mine" | "theirs" | "closed" | "continues";
+
+const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
+  db,
+  env,
+  job,
+  today: utcDate(),
+});
+
+/** A stop: the job was closed while this invocation worked on it. */
+class JobClosed extends Error {}
+
+export async function applyChunk(
+  env: Bindings,
+  db: Db,
+  job: JobRow,
+  chunk: number,
+  records: ChunkRecord[],
+  replaying: boolean,
+): Promise<ChunkResult> {
+  const processor = processorFor(job.type);
+  const ctx = context(env, db, job);
+  if (!replaying) {
+    try {
+      const plan = await processor.plan(ctx, records);
+      await rawBatch(env.DB, [...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes), ...plan.statements]);
+      return "mine";
+    } catch (err) {
+      if (isLedgerConflict(err)) return "theirs";
+      if (isJobClosed(err)) return "closed";
+      // One bad record must not sink its neighbours: replay the chunk one record per batch.
+    }
+  }
+  const thisRound = records.slice(0, REPLAY_RECORDS_PER_INVOCATION);
+  try {
+    for (const record of thisRound) await applyOne(ctx, chunk, record);
+  } catch (err) {
+    if (err instanceof JobClosed) return "closed";
+    throw err;
+  }
+  if (thisRound.length < records.length) return "continues";
+  return closeChunk(env, job, chunk, []);
+}
+
+/** Writes the chunk's whole-chunk ledger row (not exclusive: after replayed parts) with `outcomes`. */
+async function closeChunk(
+  env: Bindings,
+  job: JobRow,
+  chunk: number,
+  outcomes: RecordOutcome[],
+): Promise<ChunkResult> {
+  try {
+    await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false));
+    return "mine";
+  } catch (err) {
+    if (isLedgerConflict(err)) return "theirs";
+    if (isJobClosed(err)) return "closed";
+    throw err;
+  }
+}
+
+async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
+  const { env, job } = ctx;
+  try {
+    const plan = await processorFor(job.type).plan(ctx, [record]);
+    await rawBatch(env.DB, [...bookkeeping(job.id, chunk, record.index, plan.outcomes), ...plan.statements]);
+  } catch (err) {
+    if (isLedgerConflict(err)) return;
+    if (isJobClosed(err)) throw new JobClosed();
+    const processor = processorFor(job.type);
+    const unique = isUniqueViolation(err);
+    const fields = unique ? (processor.conflictFields?.(job, describeError(err), record.data) ?? []) : [];
+    const outcome: RecordOutcome = {
+      index: record.index,
+      ok: false,
+      logs: [
+        {
+          severity: "ERROR",
+          code: unique ? "INVALID_FIELD_VALUE" : "OTHER",
+          message: unique
+            ? `The record conflicts with an existing one (${uniqueColumns(err)} must be unique).`
+            : "The record could not be applied because of an unexpected error.",
+          identifiers: processor.identify(job, record),
+          affected_fields: fields.length > 0 ? fields : null,
+        },
+      ],
+    };
+    if (!unique)
+      log("error", "job.record_failed", { job_id: job.id, record: record.index, error: describeError(err) });
+    await rawBatch(env.DB, bookkeeping(job.id, chunk, record.index, [outcome])).catch((e) => {
+      if (isJobClosed(e)) throw new JobClosed();
+      if (!isLedgerConflict(e)) throw e;
+    });
+  }
+}
+
+const uniqueColumns = (err: unknown) =>
+  constraintViolation("UNIQUE", err)?.replace(/\w+\./g, "") || "a unique field";
+
+const failure = (index: number, code: "OTHER" | "INVALID_FIELD_VALUE", message: string): RecordOutcome => ({
+  index,
+  ok: false,
+  logs: [{ severity: "ERROR", code, message, identifiers: { record: { index } }, affected_fields: null }],
+});
+
+/** Counts every record of a chunk not yet applied as failed with an OTHER entry (dead letters, lost payloads). */
+export async function failChunk(
+  env: Bindings,
+  job: JobRow,
+  chunk: number,
+  range: ChunkRange,
+  done: Set<number>,
+  reason: string,
+): Promise<ChunkResult> {
+  const outcomes = Array.from({ length: range.count }, (_, i) => range.first + i)
+    .filter((index) => !done.has(index))
+    .map((index) => failure(index, "OTHER", reason));
+  return closeChunk(env, job, chunk, outcomes);
+}
+
+/** A record too large to parse safely fails on its own (it always has a chunk to itself). */
+export function failOversizedRecord(env: Bindings, job: JobRow, chunk: number, range: ChunkRange) {
+  const message = `The record is larger than ${RECORD_MAX_BYTES} bytes of JSON and was not processed.`;
+  return closeChunk(env, job, chunk, [failure(range.first, "INVALID_FIELD_VALUE", message)]);
+}

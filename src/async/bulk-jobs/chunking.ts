@@ -1,0 +1,83 @@
+import type { ElementSink } from "../../http/json-scan.ts";
+import { MAX_LISTED_PROBLEMS } from "../../http/problem.ts";
+import type { ChunkRecord } from "./types.ts";
+
+/** At most 200 records and 1 MiB of JSON per chunk: a chunk's batch stays far inside D1's and the Worker's limits. */
+export const CHUNK_MAX_RECORDS = 200;
+export const CHUNK_MAX_BYTES = 1024 * 1024;
+/**
+ * A record larger than this is failed by its job without being parsed (INVALID_FIELD_VALUE), so a
+ * chunk never costs more memory than a few MiB of JSON. The largest valid product (14 locales of
+ * 65,535-character descriptions and bodies) is under 2 MiB.
+ */
+export const RECORD_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * One chunk of a job: `count` records from payload index `first`, stored at bytes
+ * `offset .. offset + length` of the job's payload object (the elements and the commas between
+ * them, without the enclosing brackets).
+ */
+export interface ChunkRange {
+  first: number;
+  count: number;
+  offset: number;
+  length: number;
+}
+
+/**
+ * Splits the records of a bulk body into chunks by byte range while the body is scanned: the
+ * records are never parsed at accept time. Also notes which elements are not objects (a 400).
+ */
+export class ChunkPlanner implements ElementSink {
+  chunks: ChunkRange[] = [];
+  total = 0;
+  /** Indices of elements that are not objects (the first ones, one fewer than the problems listed) and their count. */
+  nonObjects: number[] = [];
+  nonObjectCount = 0;
+  private readonly maxRecords: number;
+  private readonly maxBytes: number;
+
+  constructor(maxRecords = CHUNK_MAX_RECORDS, maxBytes = CHUNK_MAX_BYTES) {
+    this.maxRecords = maxRecords;
+    this.maxBytes = maxBytes;
+  }
+
+  reset() {
+    this.chunks = [];
+    this.total = 0;
+    this.nonObjects = [];
+    this.nonObjectCount = 0;
+  }
+
+  element(start: number, end: number, isObject: boolean) {
+    const index = this.total++;
+    if (!isObject) {
+      this.nonObjectCount++;
+      if (this.nonObjects.length < MAX_LISTED_PROBLEMS - 1) this.nonObjects.push(index);
+    }
+    const current = this.chunks.at(-1);
+    if (current && current.count < this.maxRecords && end - current.offset <= this.maxBytes) {
+      current.count++;
+      current.length = end - current.offset;
+    } else {
+      this.chunks.push({ first: index, count: 1, offset: start, length: end - start });
+    }
+  }
+}
+
+/** The R2 key of a job's payload: the request body as it was received (chunks are byte ranges of it). */
+export const payloadKey = (jobId: string) => `jobs/${jobId}/payload.json`;
+
+const utf8 = new TextDecoder();
+
+/** The records of a chunk from its bytes (the range read from the payload object). */
+export function parseChunk(bytes: Uint8Array | string, range: ChunkRange): ChunkRecord[] | null {
+  try {
+    const text = typeof bytes === "string" ? bytes : utf8.decode(bytes);
+    const parsed = JSON.parse(`[${text}]`) as unknown;
+    if (!Array.isArray(parsed) || parsed.length !== range.count) return null;
+    return parsed.map((data, i) => ({ index: range.first + i, data }));
+  } catch {
+    return null;
+  }
+}

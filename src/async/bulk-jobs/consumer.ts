@@ -1,0 +1,176 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { createDb } from "../../db/client.ts";
+import { jobChunkRanges, jobChunks, jobs } from "../../db/schema/index.ts";
+import type { Bindings, Db } from "../../env.ts";
+import { log } from "../../lib/log.ts";
+import { isoSeconds } from "../../lib/time.ts";
+import { applyChunk, type ChunkResult, failChunk, failOversizedRecord } from "./apply-chunk.ts";
+import { type ChunkRange, parseChunk, payloadKey, RECORD_MAX_BYTES } from "./chunking.ts";
+import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
+import { WHOLE_CHUNK } from "./ledger.ts";
+import type { JobMessage, JobRow } from "./types.ts";
+
+/** How a chunk's log line names each result. */
+const CHUNK_OUTCOMES: Record<ChunkResult, string> = {
+  mine: "applied",
+  theirs: "applied_by_another_delivery",
+  closed: "job_no_longer_running",
+  continues: "replay_continues",
+};
+
+interface OpenedChunk {
+  job: JobRow;
+  /** Ledger parts of this chunk already applied (record indices of a replay, or WHOLE_CHUNK). */
+  done: Set<number>;
+  range: ChunkRange | undefined;
+  next: ChunkRange | undefined;
+}
+
+/**
+ * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
+ * and the summary counters commit in one batch. A redelivered message finds the ledger row and
+ * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
+ * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk-jobs/liveness.ts).
+ */
+export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
+  const started = Date.now();
+  const db = createDb(env.DB);
+  // The chunk's bytes do not depend on the job row: R2 reads them while D1 answers.
+  const early = message.at ? startEarly(readRange(env, message.jobId, message.at)) : null;
+  const opened = await openChunk(db, message.jobId, message.chunk);
+  if (!opened) return;
+  const { job, done, range } = opened;
+  if (job.status !== "running") {
+    // A retried last message of a job already final: its hooks may have failed, run them again.
+    if (message.chunk === job.chunkCount - 1 && isFinal(job)) await runFinalizedHooks(env, job);
+    return;
+  }
+  if (!range) return;
+  if (done.has(WHOLE_CHUNK)) {
+    // Applied by an earlier delivery, which moved the job on; finalizing twice is harmless.
+    if (message.chunk === job.chunkCount - 1) await finalizeJob(env, db, job.id);
+    return;
+  }
+  let result: ChunkResult;
+  if (range.count === 1 && range.length > RECORD_MAX_BYTES) {
+    result = await failOversizedRecord(env, job, message.chunk, range);
+  } else {
+    const bytes = await (early ?? (() => readRange(env, job.id, [range.offset, range.length])))();
+    const records = bytes === null ? null : parseChunk(bytes, range);
+    if (records === null) {
+      result = await failChunk(
+        env,
+        job,
+        message.chunk,
+        range,
+        done,
+        "The stored payload of this chunk could not be read.",
+      );
+    } else {
+      const pending = records.filter((r) => !done.has(r.index));
+      result = await applyChunk(env, db, job, message.chunk, pending, done.size > 0);
+    }
+  }
+  log("info", "job.chunk", {
+    job_id: job.id,
+    chunk: message.chunk,
+    records: range.count,
+    duration_ms: Date.now() - started,
+    outcome: CHUNK_OUTCOMES[result],
+  });
+  if (result === "continues") {
+    // The replay goes on in a fresh invocation (its own D1 query budget).
+    await env.JOBS_QUEUE.send({ jobId: job.id, chunk: message.chunk }, { contentType: "json" });
+  } else if (result === "mine") {
+    await advance(env, db, job, message.chunk, opened.next);
+  }
+}
+
+const isFinal = (job: JobRow) => job.status !== "pending" && job.status !== "running";
+
+/**
+ * One round trip (a batch) for what a message needs first: the job moved from `pending` to
+ * `running` on its first message, the job row, the ledger parts of this chunk already applied, and
+ * the byte ranges of this chunk and the next. Null when the job is gone.
+ */
+async function openChunk(db: Db, jobId: string, chunk: number): Promise<OpenedChunk | null> {
+  const now = isoSeconds();
+  const [, rows, parts, ranges] = await db.batch([
+    db
+      .update(jobs)
+      .set({ status: "running", startedAt: now, heartbeatAt: now })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"))),
+    db.select().from(jobs).where(eq(jobs.id, jobId)),
+    db
+      .select({ part: jobChunks.part })
+      .from(jobChunks)
+      .where(and(eq(jobChunks.jobId, jobId), eq(jobChunks.chunkIndex, chunk))),
+    db
+      .select()
+      .from(jobChunkRanges)
+      .where(and(eq(jobChunkRanges.jobId, jobId), inArray(jobChunkRanges.chunkIndex, [chunk, chunk + 1]))),
+  ]);
+  const job = rows[0];
+  if (!job) return null;
+  const rangeOf = (index: number): ChunkRange | undefined => {
+    const row = ranges.find((r) => r.chunkIndex === index);
+    return (
+      row && {
+        first: row.firstRecord,
+        count: row.recordCount,
+        offset: row.byteOffset,
+        length: row.byteLength,
+      }
+    );
+  };
+  return { job, done: new Set(parts.map((r) => r.part)), range: rangeOf(chunk), next: rangeOf(chunk + 1) };
+}
+
+/** Starts `work` now; its result, or its error, comes only to the caller that asks for it. */
+function startEarly<T>(work: Promise<T>): () => Promise<T> {
+  const settled = work.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  return async () => {
+    const result = await settled;
+    if (!result.ok) throw result.error;
+    return result.value;
+  };
+}
+
+async function readRange(env: Bindings, jobId: string, [offset, length]: [number, number]) {
+  const object = await env.PAYLOADS.get(payloadKey(jobId), { range: { offset, length } });
+  if (!object) return null;
+  return new Uint8Array(await object.arrayBuffer());
+}
+
+/** Enqueues the next chunk, or finalizes after the last one. */
+async function advance(env: Bindings, db: Db, job: JobRow, chunk: number, next: ChunkRange | undefined) {
+  if (chunk + 1 < job.chunkCount) {
+    const message: JobMessage = {
+      jobId: job.id,
+      chunk: chunk + 1,
+      ...(next ? { at: [next.offset, next.length] } : {}),
+    };
+    await env.JOBS_QUEUE.send(message, { contentType: "json" });
+  } else {
+    await finalizeJob(env, db, job.id);
+  }
+}
+
+/** A message the queue gave up on: its chunk's records fail with OTHER and later chunks still run. */
+export async function processDeadLetter(env: Bindings, message: JobMessage): Promise<void> {
+  const db = createDb(env.DB);
+  const opened = await openChunk(db, message.jobId, message.chunk);
+  if (opened?.job.status !== "running" || !opened.range) return;
+  const { job, done, range } = opened;
+  if (done.has(WHOLE_CHUNK)) {
+    if (message.chunk === job.chunkCount - 1) await finalizeJob(env, db, job.id);
+    return;
+  }
+  const reason = "This chunk could not be processed after repeated attempts.";
+  if ((await failChunk(env, job, message.chunk, range, done, reason)) === "mine") {
+    await advance(env, db, job, message.chunk, opened.next);
+  }
+}

@@ -1,0 +1,84 @@
+import { sql } from "drizzle-orm";
+import { rawBatch } from "../../db/raw.ts";
+import type { Bindings, Db } from "../../env.ts";
+import { isoSeconds } from "../../lib/time.ts";
+import type { JobRow } from "./types.ts";
+
+export type FinalizedHook = (env: Bindings, job: JobRow) => Promise<void>;
+
+const hooks: FinalizedHook[] = [];
+
+/**
+ * Lets later stages (webhooks) react to a job reaching its final state. Hooks run at least once:
+ * if one throws, the queue retries the last chunk's message and the hooks run again, so a hook
+ * must be idempotent (webhook deliveries use one message id per job and subscription).
+ */
+export const onJobFinalized = (hook: FinalizedHook) => hooks.push(hook);
+
+export async function runFinalizedHooks(env: Bindings, job: JobRow) {
+  for (const hook of hooks) await hook(env, job);
+}
+
+const OPEN = sql`status IN ('pending', 'running')`;
+
+/** The final INFO summary and the final status derived from the counters, for a job not yet final. */
+const finalStatements = (jobId: string, now: string) => [
+  sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
+    SELECT id, ${now}, 'INFO', NULL,
+      printf('Job finished: %d of %d records processed, %d succeeded, %d failed.',
+        processed_records, total_records, succeeded_records, failed_records)
+    FROM jobs WHERE id = ${jobId} AND ${OPEN}`,
+  sql`UPDATE jobs SET
+      log_info_count = log_info_count + 1,
+      status = CASE WHEN succeeded_records = 0 THEN 'failed'
+                    WHEN failed_records = 0 THEN 'done'
+                    ELSE 'done_with_errors' END,
+      finished_at = ${now}
+    WHERE id = ${jobId} AND ${OPEN}
+    RETURNING id`,
+];
+
+/**
+ * Writes the final INFO summary and the final status derived from the counters, once: the
+ * statements only act while the job is not final, and the call whose UPDATE changed the row runs
+ * the hooks.
+ */
+export async function finalizeJob(env: Bindings, db: Db, jobId: string): Promise<JobRow | null> {
+  const now = isoSeconds();
+  const results = await rawBatch(db.$client, finalStatements(jobId, now));
+  return afterFinal(env, db, jobId, results.at(-1));
+}
+
+/**
+ * Ends a job that will not run to its end (canceled, no progress, too old): every record not yet
+ * processed counts as failed, with one OTHER entry saying why, then the job is finalized as usual
+ * (status by the counter rule, summary entry, hooks). One transaction: a chunk of this job still in
+ * flight can no longer commit afterwards (its ledger row needs a running job). Null when the job
+ * was already final.
+ */
+export async function closeJob(env: Bindings, db: Db, jobId: string, reason: string): Promise<JobRow | null> {
+  const now = isoSeconds();
+  const unprocessed = sql`total_records > processed_records`;
+  const results = await rawBatch(db.$client, [
+    sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
+      SELECT id, ${now}, 'ERROR', 'OTHER',
+        printf('%s %d of %d records were not processed and count as failed.',
+          ${reason}, total_records - processed_records, total_records)
+      FROM jobs WHERE id = ${jobId} AND ${OPEN} AND ${unprocessed}`,
+    sql`UPDATE jobs SET
+        failed_records = failed_records + total_records - processed_records,
+        log_error_count = log_error_count + 1,
+        processed_records = total_records
+      WHERE id = ${jobId} AND ${OPEN} AND ${unprocessed}`,
+    ...finalStatements(jobId, now),
+  ]);
+  return afterFinal(env, db, jobId, results.at(-1));
+}
+
+async function afterFinal(env: Bindings, db: Db, jobId: string, update: D1Result | undefined) {
+  if ((update?.results ?? []).length === 0) return null;
+  const job = await db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, jobId) });
+  if (!job) return null;
+  await runFinalizedHooks(env, job);
+  return job;
+}

@@ -1,0 +1,127 @@
+import { z } from "@hono/zod-openapi";
+import { rawBatch } from "../../../db/raw.ts";
+import { isoSeconds } from "../../../lib/time.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
+import { RowOps } from "../row-ops.ts";
+import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
+import { nonEmpty, validateFields } from "../validate.ts";
+import { collectMatches, matchQuery, type VariantKey } from "./match-variants.ts";
+
+export const LinkIdentifiersItem = z
+  .object({
+    ean: nonEmpty(64).optional(),
+    sku: nonEmpty(64).optional(),
+    supplier_internal_id: nonEmpty(100).optional(),
+    product_internal_id: nonEmpty(100).optional(),
+    variant_internal_id: nonEmpty(100).optional(),
+  })
+  .strict()
+  .openapi("LinkIdentifiersItem", {
+    description:
+      "Matches one variant by `ean`, or by `sku` with `supplier_internal_id` (exactly one option), and assigns `product_internal_id` and/or `variant_internal_id`.",
+  });
+
+/** Links merchant internal ids to exactly one matching variant and/or its product; creates nothing. */
+export const identifiersLink: Processor = {
+  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+    const now = isoSeconds();
+    const problemsOf = new Map<number, RecordProblems>();
+    const parsed = new Map<number, Partial<z.output<typeof LinkIdentifiersItem>>>();
+    const byEan: VariantKey[] = [];
+    const bySku: VariantKey[] = [];
+    for (const { index, data } of records) {
+      const problems = new RecordProblems();
+      problemsOf.set(index, problems);
+      const raw = (data ?? {}) as Record<string, unknown>;
+      const { value: item, invalid } = validateFields(LinkIdentifiersItem, data, problems);
+      const hasEan = raw.ean !== undefined;
+      const hasSku = raw.sku !== undefined || raw.supplier_internal_id !== undefined;
+      const before = problems.items.length;
+      if (hasEan === hasSku) {
+        problems.add(
+          "INVALID_IDENTIFIER",
+          hasEan ? "ean" : null,
+          "use exactly one of `ean` or `sku` + `supplier_internal_id`",
+        );
+      } else if (hasSku && (raw.sku === undefined || raw.supplier_internal_id === undefined)) {
+        problems.add(
+          "INVALID_IDENTIFIER",
+          raw.sku === undefined ? "sku" : "supplier_internal_id",
+          "is required with the other",
+        );
+      } else {
+        for (const f of ["ean", "sku", "supplier_internal_id"]) {
+          if (invalid.has(f)) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+        }
+      }
+      if (raw.product_internal_id === undefined && raw.variant_internal_id === undefined) {
+        problems.add(
+          "INVALID_IDENTIFIER",
+          null,
+          "needs product_internal_id and/or variant_internal_id to assign",
+        );
+      }
+      if (problems.items.length > before) continue;
+      parsed.set(index, item);
+      (hasEan ? byEan : bySku).push({
+        index,
+        ean: item.ean,
+        sku: item.sku,
+        supplier_internal_id: item.supplier_internal_id,
+      });
+    }
+    // Both kinds of match in one round trip.
+    const [eanRows, skuRows] =
+      byEan.length + bySku.length > 0
+        ? await rawBatch(ctx.env.DB, [matchQuery("ean", byEan), matchQuery("sku_supplier", bySku)])
+        : [];
+    const eanMatches = collectMatches(eanRows?.results ?? []);
+    const skuMatches = collectMatches(skuRows?.results ?? []);
+    const ops = new RowOps();
+    const outcomes: RecordOutcome[] = [];
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
+      const problems = problemsOf.get(index) as RecordProblems;
+      const item = parsed.get(index);
+      const identifiers = identifiersLink.identify(ctx.job, chunkRecord);
+      const found = eanMatches.get(index) ?? skuMatches.get(index) ?? [];
+      if (item && found.length === 0) problems.add("NOT_FOUND", null, "No variant matches this identifier");
+      if (item && found.length > 1) {
+        problems.add(
+          "AMBIGUOUS_MATCH",
+          null,
+          `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
+        );
+      }
+      const variant = found[0];
+      if (!item || !variant || !problems.empty) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      if (item.variant_internal_id !== undefined) {
+        ops.merge("variants", ["id"], {
+          id: variant.id,
+          internal_id: item.variant_internal_id,
+          updated_at: now,
+        });
+      }
+      ops.merge("products", ["id"], {
+        id: variant.product_id,
+        ...(item.product_internal_id !== undefined ? { internal_id: item.product_internal_id } : {}),
+        updated_at: now,
+      });
+      outcomes.push(succeeded(index));
+    }
+    return { outcomes, statements: ops.statements(new Set()) };
+  },
+
+  identify: (_job, { index, data }) =>
+    identifiersOf("variant", data, ["ean", "sku", "supplier_internal_id"], index),
+
+  conflictFields: (_job, constraint) =>
+    /variants\.internal_id/.test(constraint)
+      ? ["variant_internal_id"]
+      : /products\.internal_id/.test(constraint)
+        ? ["product_internal_id"]
+        : [],
+};

@@ -1,0 +1,172 @@
+import { z } from "@hono/zod-openapi";
+import { SHOP_CURRENCY } from "../../../lib/locales.ts";
+import { toScale } from "../../../lib/money.ts";
+import { isoSeconds } from "../../../lib/time.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
+import { RowOps } from "../row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
+import { amountString, nonEmpty, positiveInt, validateFields } from "../validate.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+
+export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
+type PriceMatchBy = (typeof PRICE_MATCH_BY)[number];
+
+export const PriceListPriceRecord = z
+  .object({
+    variant_id: positiveInt().optional(),
+    variant_internal_id: nonEmpty(100).optional(),
+    ean: nonEmpty(64).optional(),
+    sku: nonEmpty(64).optional(),
+    supplier_internal_id: nonEmpty(100).optional(),
+    price: z
+      .object({ amount: amountString(), currency_code: z.string().length(3) })
+      .strict()
+      .optional()
+      .openapi({ description: "In the shop currency (EUR); required to create an entry." }),
+    minimum_quantity: positiveInt().optional().openapi({ description: "Default 1." }),
+    quantity_multiple: positiveInt().optional().openapi({ description: "Default 1." }),
+  })
+  .strict()
+  .openapi("PriceListPriceBulkRecord");
+
+const IDENTIFIER_FIELDS: Record<PriceMatchBy, string[]> = {
+  variant_id: ["variant_id"],
+  variant_internal_id: ["variant_internal_id"],
+  ean: ["ean"],
+  sku_supplier: ["sku", "supplier_internal_id"],
+};
+
+const VARIANT_BY: Record<PriceMatchBy, VariantMatchBy> = {
+  variant_id: "id",
+  variant_internal_id: "internal_id",
+  ean: "ean",
+  sku_supplier: "sku_supplier",
+};
+
+const KEYS = ["price_list_id", "variant_id"];
+
+const optionsOf = (job: JobRow) =>
+  job.params as {
+    options: { match_by: PriceMatchBy; mode: "upsert" | "delete" };
+    price_list_id: number;
+  };
+
+/** Fixed variant prices of one price list: `upsert` creates or merges entries, `delete` removes them. */
+export const priceListPrices: Processor = {
+  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+    const { options, price_list_id: priceListId } = optionsOf(ctx.job);
+    const fields = IDENTIFIER_FIELDS[options.match_by];
+    const now = isoSeconds();
+    const problemsOf = new Map<number, RecordProblems>();
+    const parsed = new Map<
+      number,
+      { record: Partial<z.output<typeof PriceListPriceRecord>>; invalid: Set<string> }
+    >();
+    const keys: VariantKey[] = [];
+    for (const { index, data } of records) {
+      const problems = new RecordProblems();
+      problemsOf.set(index, problems);
+      const raw = (data ?? {}) as Record<string, unknown>;
+      const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
+      const { value: record, invalid } = validateFields(PriceListPriceRecord, data, problems);
+      for (const f of missing)
+        problems.add("INVALID_IDENTIFIER", f, `is required to match by ${options.match_by}`);
+      const badKeys = fields.filter((f) => !missing.includes(f) && invalid.has(f));
+      for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+      if (missing.length > 0 || badKeys.length > 0) continue;
+      if (record.price && record.price.currency_code !== SHOP_CURRENCY) {
+        problems.add("INVALID_FIELD_VALUE", "price.currency_code", `must be ${SHOP_CURRENCY}`);
+      }
+      parsed.set(index, { record, invalid });
+      keys.push({
+        index,
+        id: record.variant_id,
+        internal_id: record.variant_internal_id,
+        ean: record.ean,
+        sku: record.sku,
+        supplier_internal_id: record.supplier_internal_id,
+      });
+    }
+    // The matches and whether each already has a fixed price in this list, in one query.
+    const matches = await matchVariants(ctx.env.DB, VARIANT_BY[options.match_by], keys, { priceListId });
+    const priced = new Set([...matches.values()].flatMap((m) => m.filter((v) => v.priced).map((v) => v.id)));
+
+    const ops = new RowOps();
+    const outcomes: RecordOutcome[] = [];
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
+      const problems = problemsOf.get(index) as RecordProblems;
+      const identifiers = priceListPrices.identify(ctx.job, chunkRecord);
+      const { record, invalid } = parsed.get(index) ?? {};
+      const found = matches.get(index) ?? [];
+      if (record && found.length === 0)
+        problems.add("NOT_FOUND", null, `No variant matches this ${options.match_by}`);
+      if (record && found.length > 1) {
+        problems.add(
+          "AMBIGUOUS_MATCH",
+          null,
+          `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
+        );
+      }
+      if (!record || found.length !== 1) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      const variantId = (found[0] as { id: number }).id;
+      if (options.mode === "upsert" && !priced.has(variantId) && !record.price && !invalid?.has("price")) {
+        problems.add("MISSING_REQUIRED_FIELD", "price", "is required to create a fixed price");
+      }
+      if (!problems.empty) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      if (options.mode === "delete") {
+        if (!priced.has(variantId)) {
+          outcomes.push(
+            succeeded(index, [
+              {
+                severity: "WARNING",
+                code: "NOT_FOUND",
+                message: `Variant ${variantId} has no fixed price in this price list; nothing to delete.`,
+                identifiers,
+                affected_fields: null,
+              },
+            ]),
+          );
+          continue;
+        }
+        ops.delete("price_list_variant_prices", KEYS, { price_list_id: priceListId, variant_id: variantId });
+        priced.delete(variantId);
+        outcomes.push(succeeded(index));
+        continue;
+      }
+      const row: Record<string, unknown> = {
+        price_list_id: priceListId,
+        variant_id: variantId,
+        updated_at: now,
+      };
+      if (record.price) {
+        row.amount = toScale(record.price.amount, 2);
+        row.currency = SHOP_CURRENCY;
+      }
+      if (record.minimum_quantity !== undefined) row.min_quantity = record.minimum_quantity;
+      if (record.quantity_multiple !== undefined) row.quantity_factor = record.quantity_multiple;
+      if (!priced.has(variantId)) {
+        ops.insert("price_list_variant_prices", {
+          min_quantity: 1,
+          quantity_factor: 1,
+          created_at: now,
+          ...row,
+        });
+        priced.add(variantId);
+      } else {
+        ops.merge("price_list_variant_prices", KEYS, row);
+      }
+      outcomes.push(succeeded(index));
+    }
+    return { outcomes, statements: ops.statements(new Set()) };
+  },
+
+  identify: (job, { index, data }) =>
+    identifiersOf("variant", data, IDENTIFIER_FIELDS[optionsOf(job).options.match_by], index),
+};

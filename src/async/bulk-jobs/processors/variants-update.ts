@@ -1,0 +1,129 @@
+import { z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { isoSeconds } from "../../../lib/time.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
+import { RowOps } from "../row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
+import { validateFields } from "../validate.ts";
+import { planVariantWrite, variantWriteShape } from "../variant-fields.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+
+export const VariantUpdateRecord = z
+  .object({
+    id: z.number().int().min(1).optional(),
+    supplier_internal_id: z.string().min(1).max(100).optional(),
+    ...variantWriteShape,
+  })
+  .strict()
+  .openapi("VariantBulkRecord", {
+    description:
+      "The match identifier named by `options.match_by` plus only the fields to change. `sku_supplier` matching uses `sku` and `supplier_internal_id`.",
+  });
+
+const IDENTIFIER_FIELDS: Record<VariantMatchBy, string[]> = {
+  id: ["id"],
+  internal_id: ["internal_id"],
+  ean: ["ean"],
+  sku_supplier: ["sku", "supplier_internal_id"],
+};
+
+const UPSERT_TABLES = new Set(["variant_translations", "variant_prices"]);
+
+const matchByOf = (job: JobRow) => (job.params.options as { match_by: VariantMatchBy }).match_by;
+
+/** Variants bulk update: updates existing variants only; unmatched is NOT_FOUND, several matches AMBIGUOUS_MATCH. */
+export const variantsUpdate: Processor = {
+  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+    const by = matchByOf(ctx.job);
+    const fields = IDENTIFIER_FIELDS[by];
+    const now = isoSeconds();
+    const keys: VariantKey[] = [];
+    const problemsOf = new Map<number, RecordProblems>();
+    const parsed = new Map<number, Partial<z.output<typeof VariantUpdateRecord>>>();
+    for (const { index, data } of records) {
+      const problems = new RecordProblems();
+      problemsOf.set(index, problems);
+      const raw = (data ?? {}) as Record<string, unknown>;
+      const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
+      const { value: record, invalid } = validateFields(VariantUpdateRecord, data, problems);
+      for (const f of missing) problems.add("INVALID_IDENTIFIER", f, `is required to match by ${by}`);
+      const badKeys = fields.filter((f) => !missing.includes(f) && invalid.has(f));
+      for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+      if (missing.length > 0 || badKeys.length > 0) continue;
+      parsed.set(index, record);
+      keys.push({ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) });
+    }
+    // The matches and the markets each matched variant already has a price in, in one query.
+    const matches = await matchVariants(ctx.env.DB, by, keys, { markets: true });
+    const markets = new Map<number, Set<string>>();
+    for (const found of matches.values()) {
+      for (const v of found) if (!markets.has(v.id)) markets.set(v.id, new Set(v.markets));
+    }
+
+    const ops = new RowOps();
+    const outcomes: RecordOutcome[] = [];
+    const touchedProducts = new Set<number>();
+    for (const chunkRecord of records) {
+      const { index } = chunkRecord;
+      const problems = problemsOf.get(index) as RecordProblems;
+      const identifiers = variantsUpdate.identify(ctx.job, chunkRecord);
+      const record = parsed.get(index);
+      const found = matches.get(index) ?? [];
+      if (record && found.length === 0) problems.add("NOT_FOUND", null, `No variant matches this ${by}`);
+      if (record && found.length > 1) {
+        problems.add(
+          "AMBIGUOUS_MATCH",
+          null,
+          `${found.length} variants match this ${by}: ${found.map((v) => v.id).join(", ")}`,
+        );
+      }
+      const variant = found[0];
+      if (!record || !variant || found.length > 1) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      const { id: _id, supplier_internal_id: _s, ...write } = record;
+      const recordOps = new RowOps();
+      planVariantWrite(recordOps, {
+        variantId: variant.id,
+        write: by === "sku_supplier" ? { ...write, sku: undefined } : write,
+        markets: markets.get(variant.id) ?? new Set(),
+        problems,
+        path: "",
+        now,
+      });
+      if (!problems.empty) {
+        outcomes.push(failed(index, identifiers, problems));
+        continue;
+      }
+      // Later records see the prices earlier ones create or remove.
+      for (const [market, price] of Object.entries(write.prices ?? {})) {
+        const set = markets.get(variant.id) ?? new Set<string>();
+        if (price) set.add(market);
+        else set.delete(market);
+        markets.set(variant.id, set);
+      }
+      ops.absorb(recordOps);
+      touchedProducts.add(variant.product_id);
+      outcomes.push(succeeded(index));
+    }
+    const statements = ops.statements(UPSERT_TABLES);
+    if (touchedProducts.size > 0) {
+      // Variant changes count as product changes for incremental synchronization (updated_at filters).
+      statements.push(
+        sql`UPDATE products SET updated_at = ${now} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...touchedProducts])}))`,
+      );
+    }
+    return { outcomes, statements };
+  },
+
+  identify: (job, { index, data }) =>
+    identifiersOf("variant", data, IDENTIFIER_FIELDS[matchByOf(job)], index),
+
+  conflictFields: (_job, constraint) =>
+    /variants\.internal_id/.test(constraint)
+      ? ["internal_id"]
+      : /variants_supplier_sku|variants\.sku/.test(constraint)
+        ? ["sku"]
+        : [],
+};

@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import { createDb } from "../../db/client.ts";
+import { rawBatch } from "../../db/raw.ts";
+import type { Bindings } from "../../env.ts";
+import { purgeExpiredIdempotencyKeys } from "../../http/idempotency.ts";
+import { isoSeconds } from "../../lib/time.ts";
+import { purgeOldWebhookDeliveries } from "../webhook-delivery/retention.ts";
+import { payloadKey } from "./chunking.ts";
+import { closeJob } from "./finalize.ts";
+
+/** Jobs per round: one select, one R2 delete (of at most 1,000 keys) and one D1 batch. */
+const BATCH = 100;
+const DAY_MS = 86_400_000;
+
+/** The longest retention window: a job not final by then never will be. */
+const LONGEST_WINDOW_MS = 30 * DAY_MS;
+
+/**
+ * Hourly retention: jobs with their logs, ledger rows, chunk ranges and R2 payload go 5 days after
+ * creation when `done`, 30 days when `failed` or `done_with_errors`. A job still `pending` or
+ * `running` after 30 days is failed first (its unprocessed records count as failed), then
+ * collected like any other. Bounded batches; safe to run twice or to be interrupted (payloads are
+ * deleted before their job row, so a rerun finds what is left).
+ */
+export async function runRetention(env: Bindings, now: number, maxBatches = 20): Promise<{ jobs: number }> {
+  const db = createDb(env.DB);
+  const abandoned = await db.all<{ id: string }>(sql`
+    SELECT id FROM jobs WHERE status IN ('pending', 'running') AND created_at <= ${isoSeconds(now - LONGEST_WINDOW_MS)}
+    LIMIT ${BATCH}`);
+  for (const { id } of abandoned) {
+    await closeJob(env, db, id, "The job did not finish within 30 days.");
+  }
+  let deleted = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const expired = await db.all<{ id: string }>(sql`
+      SELECT id FROM jobs
+      WHERE (status = 'done' AND created_at <= ${isoSeconds(now - 5 * DAY_MS)})
+         OR (status IN ('failed', 'done_with_errors') AND created_at <= ${isoSeconds(now - LONGEST_WINDOW_MS)})
+      LIMIT ${BATCH}`);
+    if (expired.length === 0) break;
+    await deletePayloads(env, expired);
+    const ids = JSON.stringify(expired.map((j) => j.id));
+    // rawBatch: drizzle's own batch cannot bind the parameters of raw `sql` queries.
+    await rawBatch(env.DB, [
+      sql`DELETE FROM job_logs WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_chunks WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_chunk_ranges WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM jobs WHERE id IN (SELECT value FROM json_each(${ids}))`,
+    ]);
+    deleted += expired.length;
+  }
+  const nowIso = isoSeconds(now);
+  while ((await purgeExpiredIdempotencyKeys(env.DB, nowIso)) >= 500) {
+    // keep going: each call deletes a bounded batch
+  }
+  // Webhook delivery attempts: 30 days.
+  await purgeOldWebhookDeliveries(env.DB, now);
+  return { jobs: deleted };
+}
+
+/** The payload objects by their known keys (no listing); a round holds fewer than R2's 1,000 keys per call. */
+async function deletePayloads(env: Bindings, expired: { id: string }[]) {
+  await env.PAYLOADS.delete(expired.map((j) => payloadKey(j.id)));
+}

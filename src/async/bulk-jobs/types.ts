@@ -1,0 +1,72 @@
+import type { SQL } from "drizzle-orm";
+import type { JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
+import type { Bindings, Db } from "../../env.ts";
+
+export type JobType = (typeof JOB_TYPES)[number];
+export type JobRow = typeof jobs.$inferSelect;
+
+/** A queue message: a pointer to one chunk of a job, never the payload itself. */
+export interface JobMessage {
+  jobId: string;
+  chunk: number;
+  /** The chunk's byte range in the payload object, when the sender knew it: R2 reads it while D1 opens the chunk. */
+  at?: [offset: number, length: number];
+}
+
+export const LOG_CODES = [
+  "AMBIGUOUS_MATCH",
+  "INVALID_FIELD_VALUE",
+  "INVALID_IDENTIFIER",
+  "MISSING_REQUIRED_FIELD",
+  "NOT_FOUND",
+  "OTHER",
+] as const;
+export type LogCode = (typeof LOG_CODES)[number];
+export type Severity = "INFO" | "WARNING" | "ERROR";
+
+export interface LogEntry {
+  severity: Severity;
+  code: LogCode | null;
+  message: string;
+  identifiers: Record<string, unknown> | null;
+  affected_fields: string[] | null;
+}
+
+/** What one record came to: success (maybe with warnings) or one ERROR entry. */
+export interface RecordOutcome {
+  index: number;
+  ok: boolean;
+  logs: LogEntry[];
+}
+
+export interface ChunkRecord {
+  /** Position of the record in the whole payload (for `{"record": {"index": n}}` identifiers). */
+  index: number;
+  data: unknown;
+}
+
+export interface ProcessorContext {
+  db: Db;
+  env: Bindings;
+  job: JobRow;
+  /** Today's UTC date, for flash-offer checks. */
+  today: string;
+}
+
+export interface Plan {
+  outcomes: RecordOutcome[];
+  /** Statements applying every successful record of the plan, run in one batch with the ledger. */
+  statements: SQL[];
+}
+
+/**
+ * One bulk operation: validates its records (reading what it needs in a few set-based queries)
+ * and returns the statements that apply the valid ones. It never writes by itself.
+ */
+export interface Processor {
+  plan(ctx: ProcessorContext, records: ChunkRecord[]): Promise<Plan>;
+  /** The `identifiers` of a record's log entries (also when applying it failed on a constraint). */
+  identify(job: JobRow, record: ChunkRecord): Record<string, unknown>;
+  /** Payload paths behind a UNIQUE constraint the record violated (`constraint` is SQLite's text). */
+  conflictFields?(job: JobRow, constraint: string, data: unknown): string[];
+}

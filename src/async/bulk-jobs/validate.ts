@@ -1,0 +1,92 @@
+import { z } from "@hono/zod-openapi";
+import { isSupportedLocale } from "../../lib/locales.ts";
+import { AMOUNT_PATTERN } from "../../lib/money.ts";
+import type { RecordProblems } from "./record-errors.ts";
+
+/**
+ * Record-level validation of bulk payloads with zod: a missing required field is
+ * MISSING_REQUIRED_FIELD, anything else wrong (types, formats, unknown fields) INVALID_FIELD_VALUE.
+ * Paths use dots and numeric indices. (`reportInput`: zod 4 leaves `input` out of issues
+ * otherwise, and every wrong type would read as a missing field.)
+ */
+function addIssues(issues: z.core.$ZodIssue[], problems: RecordProblems, prefix: string) {
+  for (const issue of issues) {
+    const base = [prefix, ...issue.path.map(String)].filter((p) => p !== "").join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys)
+        problems.add("INVALID_FIELD_VALUE", base ? `${base}.${key}` : key, "unknown field");
+    } else if (issue.code === "invalid_type" && issue.input === undefined) {
+      problems.add("MISSING_REQUIRED_FIELD", base || null, "is required");
+    } else {
+      problems.add("INVALID_FIELD_VALUE", base || null, issue.message);
+    }
+  }
+}
+
+/**
+ * Field-by-field validation of a record object (a strict object schema without object-level
+ * refinements): every offending path is recorded, and the valid fields are returned with the names
+ * of the invalid ones, so the record's other checks (matching, required fields) still run and its
+ * one ERROR entry carries the first code that applies with every offending path (DECISIONS 12).
+ */
+export function validateFields<T extends z.ZodObject>(
+  schema: T,
+  data: unknown,
+  problems: RecordProblems,
+): { value: Partial<z.output<T>>; invalid: Set<string> } {
+  const value: Record<string, unknown> = {};
+  const invalid = new Set<string>();
+  if (!data || typeof data !== "object" || Array.isArray(data)) {
+    problems.add("INVALID_FIELD_VALUE", null, "must be an object");
+    return { value: value as Partial<z.output<T>>, invalid };
+  }
+  const record = data as Record<string, unknown>;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  for (const key of Object.keys(record)) {
+    if (!Object.hasOwn(shape, key)) {
+      problems.add("INVALID_FIELD_VALUE", key, "unknown field");
+      invalid.add(key);
+    }
+  }
+  for (const [key, fieldSchema] of Object.entries(shape)) {
+    const result = fieldSchema.safeParse(record[key], { reportInput: true });
+    if (!result.success) {
+      addIssues(result.error.issues, problems, key);
+      invalid.add(key);
+    } else if (result.data !== undefined) value[key] = result.data;
+  }
+  return { value: value as Partial<z.output<T>>, invalid };
+}
+
+export const nonEmpty = (max: number) =>
+  z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+
+export const amountString = () =>
+  z.string().regex(AMOUNT_PATTERN, "must be a decimal string with at most 12 integer digits and 2 decimals");
+
+export const moneyInput = () => z.object({ amount: amountString(), currency: z.string().length(3) }).strict();
+
+export const isoDate = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date (YYYY-MM-DD)")
+    .refine(
+      (v) =>
+        !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      "must be a valid date",
+    );
+
+/** `translations` keyed by locale: unknown locales are record-level INVALID_FIELD_VALUE here. */
+export const bulkTranslations = <T extends z.ZodType>(entry: T) =>
+  z.record(z.string(), entry.nullable()).superRefine((record, ctx) => {
+    for (const locale of Object.keys(record)) {
+      if (!isSupportedLocale(locale)) {
+        ctx.addIssue({ code: "custom", path: [locale], message: "is not a supported locale" });
+      }
+    }
+  });
+
+export const positiveInt = () =>
+  z.number().int("must be an integer").min(1, "must be >= 1").max(Number.MAX_SAFE_INTEGER);
+export const nonNegativeInt = () =>
+  z.number().int("must be an integer").min(0, "must be >= 0").max(1_000_000_000, "must be <= 1000000000");

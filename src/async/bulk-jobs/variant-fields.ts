@@ -1,0 +1,157 @@
+import { z } from "@hono/zod-openapi";
+import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
+import { toScale } from "../../lib/money.ts";
+import type { RecordProblems } from "./record-errors.ts";
+import type { RowOps } from "./row-ops.ts";
+import { bulkTranslations, isoDate, moneyInput, nonEmpty, nonNegativeInt, positiveInt } from "./validate.ts";
+
+export const VARIANT_STATUSES = ["published", "unpublished"] as const;
+
+const flashOffer = z
+  .object({ price: moneyInput(), valid_from: isoDate(), valid_until: isoDate() })
+  .strict()
+  .refine((f) => f.valid_from <= f.valid_until, {
+    message: "valid_from must not be after valid_until",
+    path: ["valid_until"],
+  });
+
+export const MarketPriceInput = z
+  .object({
+    list_price: moneyInput().optional(),
+    offer_price: moneyInput().nullable().optional(),
+    flash_offer: flashOffer.nullable().optional(),
+  })
+  .strict()
+  .openapi("MarketPriceWrite", {
+    description: "Merged field by field; `offer_price: null` and `flash_offer: null` clear them.",
+  });
+
+/** The variant write fields shared by variants bulk update and the nested variants of products bulk upsert. */
+export const variantWriteShape = {
+  internal_id: nonEmpty(100).nullable().optional(),
+  sku: nonEmpty(64).optional(),
+  ean: nonEmpty(64).nullable().optional(),
+  status: z.enum(VARIANT_STATUSES).optional(),
+  min_quantity: positiveInt().optional(),
+  quantity_factor: positiveInt().optional(),
+  supplier_stock: nonNegativeInt().optional(),
+  warehouse_stock: nonNegativeInt().optional(),
+  cost_price: moneyInput().nullable().optional().openapi({ description: "In the shop currency (EUR)." }),
+  prices: z
+    .record(z.string(), MarketPriceInput.nullable())
+    .superRefine((record, ctx) => {
+      for (const key of Object.keys(record)) {
+        if (!MARKET_KEYS.includes(key))
+          ctx.addIssue({ code: "custom", path: [key], message: "is not a market key" });
+      }
+    })
+    .optional()
+    .openapi({ description: "Keyed by market key; `null` removes that market's price." }),
+  translations: bulkTranslations(z.object({ name: nonEmpty(255).nullable().optional() }).strict()).optional(),
+};
+
+export type VariantWrite = {
+  [K in keyof typeof variantWriteShape]?: z.output<(typeof variantWriteShape)[K]>;
+};
+
+const COLUMN: Record<string, string> = {
+  internal_id: "internal_id",
+  sku: "sku",
+  ean: "ean",
+  status: "status",
+  min_quantity: "min_quantity",
+  quantity_factor: "quantity_factor",
+  supplier_stock: "supplier_stock",
+  warehouse_stock: "warehouse_stock",
+};
+
+/**
+ * Adds one variant write to `ops`: root columns, translations and market prices merged field by
+ * field. `markets` are the markets that already have a price (a new one needs `list_price`).
+ * Returns false when the write has a problem (recorded in `problems`).
+ */
+export function planVariantWrite(
+  ops: RowOps,
+  input: {
+    variantId: number;
+    write: VariantWrite;
+    /** Markets that already have a price for this variant. */
+    markets: ReadonlySet<string>;
+    problems: RecordProblems;
+    /** Path prefix of this variant in the record (`variants.0`), "" at the top. */
+    path: string;
+    now: string;
+    /** For a new variant: its full row besides the written fields (product, defaults). */
+    create?: Record<string, unknown>;
+  },
+): boolean {
+  const { variantId, write, markets, problems, path, now, create } = input;
+  const before = problems.items.length;
+  const at = (p: string) => (path ? `${path}.${p}` : p);
+  const row: Record<string, unknown> = { ...(create ?? {}), id: variantId };
+  for (const [field, column] of Object.entries(COLUMN)) {
+    const value = write[field as keyof VariantWrite];
+    if (value !== undefined) row[column] = value;
+  }
+  if (write.cost_price !== undefined) {
+    if (write.cost_price && write.cost_price.currency !== SHOP_CURRENCY) {
+      problems.add("INVALID_FIELD_VALUE", at("cost_price.currency"), `must be ${SHOP_CURRENCY}`);
+    }
+    row.cost_price_amount = write.cost_price ? toScale(write.cost_price.amount, 2) : null;
+    row.cost_price_currency = write.cost_price ? SHOP_CURRENCY : null;
+  }
+  if (!create) row.updated_at = now;
+  for (const [locale, entry] of Object.entries(write.translations ?? {})) {
+    if (entry === null)
+      ops.delete("variant_translations", ["variant_id", "locale"], { variant_id: variantId, locale });
+    else if (entry.name !== undefined) {
+      ops.merge("variant_translations", ["variant_id", "locale"], {
+        variant_id: variantId,
+        locale,
+        name: entry.name,
+      });
+    }
+  }
+  for (const [market, price] of Object.entries(write.prices ?? {})) {
+    const currency = marketByKey(market)?.currency ?? "";
+    if (price === null) {
+      ops.delete("variant_prices", ["variant_id", "market"], { variant_id: variantId, market });
+      continue;
+    }
+    const priceRow: Record<string, unknown> = { variant_id: variantId, market, currency };
+    const checkCurrency = (p: string, money: { currency: string } | null | undefined) => {
+      if (money && money.currency !== currency) {
+        problems.add(
+          "INVALID_FIELD_VALUE",
+          at(`prices.${market}.${p}`),
+          `must be ${currency}, the currency of ${market}`,
+        );
+      }
+    };
+    if (price.list_price !== undefined) {
+      checkCurrency("list_price.currency", price.list_price);
+      priceRow.list_price = toScale(price.list_price.amount, 2);
+    } else if (!markets.has(market)) {
+      problems.add(
+        "MISSING_REQUIRED_FIELD",
+        at(`prices.${market}.list_price`),
+        "is required for a market without a price",
+      );
+    }
+    if (price.offer_price !== undefined) {
+      checkCurrency("offer_price.currency", price.offer_price);
+      priceRow.offer_price = price.offer_price ? toScale(price.offer_price.amount, 2) : null;
+    }
+    if (price.flash_offer !== undefined) {
+      const f = price.flash_offer;
+      checkCurrency("flash_offer.price.currency", f?.price);
+      priceRow.flash_price = f ? toScale(f.price.amount, 2) : null;
+      priceRow.flash_valid_from = f ? f.valid_from : null;
+      priceRow.flash_valid_until = f ? f.valid_until : null;
+    }
+    ops.merge("variant_prices", ["variant_id", "market"], priceRow);
+  }
+  if (create) ops.insert("variants", row);
+  else if (Object.keys(row).length > 1) ops.merge("variants", ["id"], row);
+  return problems.items.length === before;
+}

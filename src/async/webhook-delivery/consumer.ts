@@ -1,0 +1,140 @@
+import { and, eq, sql } from "drizzle-orm";
+import { createDb } from "../../db/client.ts";
+import { jobs, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
+import { describeError } from "../../lib/errors.ts";
+import { log } from "../../lib/log.ts";
+import { isoSeconds } from "../../lib/time.ts";
+import { buildEvent } from "./payload.ts";
+import { DISABLE_AFTER_MS, retryDelaySeconds } from "./retry-policy.ts";
+import { type AttemptOutcome, type SendOptions, sendSigned } from "./sender.ts";
+import type { WebhookEnv, WebhookMessage } from "./types.ts";
+
+/** Delay before the queue redelivers a message whose handling threw (D1 or Queues unavailable). */
+const HANDLER_RETRY_SECONDS = 30;
+
+/**
+ * The webhooks queue handler: every message of the batch is one attempt, all started at once, each
+ * acked as soon as its own attempt is recorded. No attempt waits for another, and the batch as a
+ * whole lasts about one attempt timeout (DELIVERY_TIMEOUT_MS) at most, so a hanging receiver holds
+ * up the deliveries queued behind it by no more than that. Its attempt then fails like any other:
+ * recorded `pending`, retried with the same `webhook-id` (see deliverAttempt). wrangler.toml keeps
+ * the batch within the six outbound connections a Workers invocation may have waiting for an answer,
+ * so no attempt's timeout runs out while it queues behind hanging ones.
+ */
+export async function processWebhookBatch(batch: MessageBatch<WebhookMessage>, env: WebhookEnv) {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      try {
+        await deliverAttempt(env, message.body);
+        message.ack();
+      } catch (err) {
+        log("error", "webhooks.attempt_failed", {
+          queue: batch.queue,
+          webhook_id: message.body.webhookId,
+          message_id: message.body.messageId,
+          attempt: message.body.attempt,
+          error: describeError(err),
+        });
+        message.retry({ delaySeconds: HANDLER_RETRY_SECONDS });
+      }
+    }),
+  );
+}
+
+export type AttemptResult = "skipped" | "duplicate" | "succeeded" | "pending" | "failed";
+
+/**
+ * Makes one attempt and records it. A subscription that is gone or disabled gets nothing; an attempt
+ * already recorded (a redelivered message) is not made again. On failure the next attempt is a new
+ * queue message with a growing delay; after the last one, or once the subscription has kept failing
+ * for DISABLE_AFTER_MS (which disables it), the delivery is `failed`. The retry is enqueued before
+ * the attempt is recorded, so a crash in between repeats the attempt (same `webhook-id`) rather than
+ * losing the delivery.
+ */
+export async function deliverAttempt(
+  env: WebhookEnv,
+  message: WebhookMessage,
+  options: SendOptions = {},
+): Promise<AttemptResult> {
+  const db = createDb(env.DB);
+  const [hookRows, doneRows, jobRows] = await db.batch([
+    db.select().from(webhooks).where(eq(webhooks.id, message.webhookId)),
+    db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.messageId, message.messageId),
+          eq(webhookDeliveries.attempt, message.attempt),
+        ),
+      ),
+    db.select().from(jobs).where(eq(jobs.id, message.jobId)),
+  ]);
+  const hook = hookRows[0];
+  if (hook?.status !== "active") return "skipped";
+  if (doneRows.length > 0) return "duplicate";
+
+  const startedMs = Date.now();
+  const job = jobRows[0];
+  let outcome: AttemptOutcome;
+  if (job) {
+    const event = buildEvent(message.eventType, job, startedMs);
+    outcome = await sendSigned(
+      env,
+      { url: hook.url, secret: hook.secret, messageId: message.messageId, ...event },
+      options,
+    );
+  } else {
+    outcome = { succeeded: false, responseStatus: null, error: "the job no longer exists", durationMs: 0 };
+  }
+
+  const endedMs = Date.now();
+  const failingSince = hook.failingSince ? Date.parse(hook.failingSince) : startedMs;
+  const disable = !outcome.succeeded && endedMs - failingSince >= DISABLE_AFTER_MS;
+  const delay = outcome.succeeded || disable || !job ? null : retryDelaySeconds(message.attempt, env);
+  const status: AttemptResult = outcome.succeeded ? "succeeded" : delay === null ? "failed" : "pending";
+  const error = disable
+    ? `${outcome.error ? `${outcome.error}; ` : ""}subscription disabled: its deliveries kept failing for 3 days`
+    : outcome.error;
+
+  if (delay !== null) {
+    await env.WEBHOOKS_QUEUE.send(
+      { ...message, attempt: message.attempt + 1 },
+      { delaySeconds: delay, contentType: "json" },
+    );
+  }
+  await db.batch([
+    db
+      .insert(webhookDeliveries)
+      .values({
+        webhookId: hook.id,
+        messageId: message.messageId,
+        eventType: message.eventType,
+        jobId: message.jobId,
+        attempt: message.attempt,
+        status,
+        responseStatus: outcome.responseStatus,
+        error,
+        durationMs: outcome.durationMs,
+        createdAt: isoSeconds(startedMs),
+        nextRetryAt: delay === null ? null : isoSeconds(endedMs + delay * 1000),
+      })
+      .onConflictDoNothing(),
+    outcome.succeeded
+      ? db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, hook.id))
+      : db
+          .update(webhooks)
+          .set({
+            failingSince: sql`COALESCE(${webhooks.failingSince}, ${isoSeconds(startedMs)})`,
+            ...(disable
+              ? {
+                  status: "disabled" as const,
+                  disabledAt: isoSeconds(endedMs),
+                  updatedAt: isoSeconds(endedMs),
+                }
+              : {}),
+          })
+          .where(and(eq(webhooks.id, hook.id), eq(webhooks.status, "active"))),
+  ]);
+  return status;
+}

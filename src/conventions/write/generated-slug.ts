@@ -1,0 +1,71 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Context } from "hono";
+import { countTrip } from "../../db/client.ts";
+import type { AppEnv } from "../../env.ts";
+import { slugCandidateStems, slugCandidates } from "../../lib/slug.ts";
+
+/** Slugs of `column` (within `scope`) that any candidate of these bases could collide with. */
+async function takenSlugs(c: Context<AppEnv>, column: SQLiteColumn, bases: string[], scope?: SQL) {
+  countTrip(c);
+  const stems = [...new Set(bases.flatMap(slugCandidateStems))];
+  const table = (column as unknown as { table: SQLiteTable }).table;
+  const rows: { slug: unknown }[] = await c
+    .get("db")
+    .select({ slug: column })
+    .from(table)
+    .where(
+      // `<stem>-<digits>` by range and character set, not GLOB: D1 refuses patterns over 50 bytes.
+      sql`(${column} IN (SELECT value FROM json_each(${JSON.stringify(bases)})) OR EXISTS (SELECT 1 FROM json_each(${JSON.stringify(stems)}) p WHERE ${column} > p.value || '-' AND ${column} < p.value || '.' AND ltrim(substr(${column}, length(p.value) + 2), '0123456789') = ''))${scope ? sql` AND ${scope}` : sql``}`,
+    );
+  return new Set(rows.map((r) => r.slug as string));
+}
+
+/**
+ * The first free slug among `base`, `base-2`, `base-3`, … for each requested base. The UNIQUE index
+ * stays the arbiter: a writer that loses a race retries with a fresh look.
+ */
+export async function freeSlugs(
+  c: Context<AppEnv>,
+  column: SQLiteColumn,
+  bases: string[],
+  scope?: SQL,
+): Promise<string[]> {
+  if (bases.length === 0) return [];
+  const taken = await takenSlugs(c, column, bases, scope);
+  const chosen = new Set<string>();
+  return bases.map((base) => {
+    for (const candidate of slugCandidates(base, taken.size + chosen.size + 2)) {
+      if (!taken.has(candidate) && !chosen.has(candidate)) {
+        chosen.add(candidate);
+        return candidate;
+      }
+    }
+    throw new Error("unreachable: candidates exceed taken slugs");
+  });
+}
+
+/** Free candidates handed to the write: concurrent writers of the same base each find one left. */
+const CANDIDATES = 32;
+
+/**
+ * A generated slug for a row about to be inserted, as an SQL expression for the INSERT itself: it
+ * picks, when the write runs (inside its transaction), the first of the candidates that were free
+ * at lookup time and still are. Concurrent writers of the same name therefore get `-2`, `-3`, …
+ * instead of colliding on the UNIQUE index. `fallback` is used only when every candidate was taken
+ * in between (more than 32 concurrent writers of one name).
+ */
+export async function generatedSlug(
+  c: Context<AppEnv>,
+  column: SQLiteColumn,
+  base: string,
+  fallback: SQL | string,
+  scope?: SQL,
+): Promise<SQL> {
+  const taken = await takenSlugs(c, column, [base], scope);
+  const free = slugCandidates(base, taken.size + CANDIDATES)
+    .filter((s) => !taken.has(s))
+    .slice(0, CANDIDATES);
+  const table = (column as unknown as { table: SQLiteTable }).table;
+  return sql`COALESCE((SELECT c.value FROM json_each(${JSON.stringify(free)}) AS c WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = c.value${scope ? sql` AND ${scope}` : sql``}) ORDER BY c.key LIMIT 1), ${fallback})`;
+}
