@@ -1,5 +1,6 @@
 import type { RenderContext } from "../../conventions/resource.ts";
 import { isoSeconds } from "../../lib/time.ts";
+// biome-ignore lint/style/noRestrictedImports: temporary, until the job is rendered through the engine at the top
 import { jobResource } from "../../resources/jobs/jobs.resource.ts";
 import type { JobRow } from "../bulk-jobs/types.ts";
 import type { WebhookEvent } from "./types.ts";
