@@ -2,8 +2,9 @@ import { env } from "cloudflare:test";
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { idList } from "../src/conventions/id-set.ts";
-import { planRender, selectionOf } from "../src/conventions/render.ts";
+import { planRender } from "../src/conventions/render.ts";
 import type { AnyResource } from "../src/conventions/resource.ts";
+import { selectionOf } from "../src/conventions/selection.ts";
 import { createDb } from "../src/db/client.ts";
 import { fastBatch } from "../src/db/fast-batch.ts";
 import {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizz
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
-import { batch } from "../db/client.ts";
+import { batchAll } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "../lib/locales.ts";
@@ -10,8 +10,10 @@ import { utcDate } from "../lib/time.ts";
 import { idList, idQuery } from "./id-set.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
-import { planRender, type Row, type Selection, selectionOf } from "./render.ts";
+import { planRender } from "./render.ts";
+import type { Row } from "./render-row.ts";
 import type { AnyResource, RenderContext } from "./resource.ts";
+import { type Selection, selectionOf } from "./selection.ts";
 import { getStoreSettings } from "./store-settings.ts";
 
 type AnyId = number | string;
@@ -93,14 +95,15 @@ export async function listResource(
         selection,
       )
     : undefined;
-  const [[total], rows, ...rest] = (await batch(c, [
+  const [totals, pageRows, ...rest] = await batchAll(c, [
     ctx.db.select({ n: count() }).from(resource.table).where(where),
     pageQuery(resource, ctx, where, sort, perPage, offset, rowColumns(resource)),
     ...(parent ? [parent.query] : []),
     ...(plan?.queries ?? []),
-  ])) as unknown as [[{ n: number }], Row[], ...unknown[]];
+  ]);
+  const rows = pageRows as Row[];
   if (parent && ((rest.shift() as unknown[] | undefined) ?? []).length === 0) throw notFound(parent.label);
-  const totalCount = total?.n ?? 0;
+  const totalCount = (totals as { n: number }[])[0]?.n ?? 0;
   if (rows.length === 0 && page > 1) {
     throw new ApiError("page_not_found", `Page ${page} is beyond the last page`, [
       {
@@ -121,9 +124,7 @@ export async function listResource(
 async function renderByIds(ctx: RenderContext, resource: AnyResource, rows: Row[], selection: Selection) {
   if (rows.length === 0) return [];
   const plan = planRender(ctx, resource, idList(rows.map((r) => r.id)), selection);
-  const results =
-    plan.queries.length > 0 ? await batch(ctx.c, plan.queries as unknown as [BatchItem<"sqlite">]) : [];
-  return plan.finish(rows, results);
+  return plan.finish(rows, await batchAll(ctx.c, plan.queries));
 }
 
 /** One resource by id with the request's `fields`, `includes` and `locales`, in one round trip; 404 when absent. */
@@ -137,10 +138,11 @@ export async function getResource(
   const ctx = await renderContext(c, query.locales);
   const where = and(eq(resource.idColumn, id), extraWhere, resource.scope?.(ctx));
   const plan = planRender(ctx, resource, idList([id]), selectionOf(resource, query));
-  const [rows, ...rest] = (await batch(c, [
+  const [found, ...rest] = await batchAll(c, [
     ctx.db.select(rowColumns(resource)).from(resource.table).where(where).limit(1),
     ...plan.queries,
-  ])) as unknown as [Row[], ...unknown[]];
+  ]);
+  const rows = found as Row[];
   if (rows.length === 0) throw notFound(resource.label);
   const [item] = await plan.finish(rows, rest);
   return item as Record<string, unknown>;

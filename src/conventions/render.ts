@@ -1,52 +1,16 @@
-import { and } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { batch } from "../db/client.ts";
+import { batchAll } from "../db/client.ts";
 import { ApiError } from "../http/problem.ts";
 import { type IdSet, idList } from "./id-set.ts";
-import type { ConventionQuery } from "./query-schema.ts";
-import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
-import { columnKey, jsonIn } from "./sql.ts";
+import { planLoads } from "./load-plan.ts";
+import { type Row, renderOne } from "./render-row.ts";
+import type { AnyResource, NestedRendered, RenderContext } from "./resource.ts";
+import { defaultSelection, type Selection, selectionOf } from "./selection.ts";
 
 /**
  * Rendering a page of rows: the related data its selection needs and its includes with their own
  * related data, planned to go in the page's own round trip; nested objects in one more.
  */
-export type Row = Record<string, unknown> & { id: number };
-
-/** The selection a request makes on one resource: root fields, translated fields, includes. */
-export interface Selection {
-  fields: string[];
-  translated: string[];
-  includes: string[];
-}
-
-export function selectionOf(
-  resource: AnyResource,
-  query: Pick<ConventionQuery, "fields" | "includes">,
-): Selection {
-  const trFields = resource.translations?.fields ?? {};
-  const rootNames = Object.keys(resource.fields);
-  const fixed = rootNames.filter((n) => resource.fields[n]?.kind === "fixed");
-  if (query.fields) {
-    return {
-      fields: rootNames.filter((n) => fixed.includes(n) || query.fields?.includes(n)),
-      translated: Object.keys(trFields).filter((n) => query.fields?.includes(n)),
-      includes: query.includes ?? [],
-    };
-  }
-  return {
-    fields: rootNames.filter((n) => {
-      const kind = resource.fields[n]?.kind;
-      return kind === "fixed" || kind === "default";
-    }),
-    translated: Object.keys(trFields).filter((n) => trFields[n]?.kind === "default"),
-    includes: query.includes ?? [],
-  };
-}
-
-export const defaultSelection = (resource: AnyResource) => selectionOf(resource, {});
-
 /** The queries a page needs besides its rows, and how to render the rows once they answered. */
 export interface RenderPlan {
   queries: BatchItem<"sqlite">[];
@@ -152,7 +116,7 @@ async function renderDefaults(ctx: RenderContext, sets: { resource: AnyResource;
     return { resource, rows: unique, selection, loads };
   });
   const queries = plans.flatMap((p) => (p.rows.length > 0 ? p.loads.queries : []));
-  const results = queries.length > 0 ? await batch(ctx.c, queries as unknown as [BatchItem<"sqlite">]) : [];
+  const results = await batchAll(ctx.c, queries);
   let offset = 0;
   return plans.map((p) => {
     if (p.rows.length === 0) return new Map<number, Record<string, unknown>>();
@@ -161,138 +125,6 @@ async function renderDefaults(ctx: RenderContext, sets: { resource: AnyResource;
     const related = p.loads.collect(own, {});
     return new Map(p.rows.map((row) => [row.id, renderOne(ctx, p.resource, row, related, p.selection)]));
   });
-}
-
-const TRANSLATIONS = "__translations";
-
-function planLoads(
-  ctx: RenderContext,
-  resource: AnyResource,
-  ids: IdSet,
-  selection: Selection,
-  allowNested: boolean,
-) {
-  const names = new Set(selection.fields.flatMap((f) => resource.fields[f]?.needs ?? []));
-  const queries: BatchItem<"sqlite">[] = [];
-  const order: string[] = [];
-  const tr = resource.translations;
-  const trColumns = tr ? translationColumns(tr, selection.translated) : null;
-  if (tr && trColumns !== null && selection.translated.length > 0) {
-    const where = and(ids.in(tr.fk), jsonIn(tr.localeColumn, ctx.locales));
-    queries.push(
-      trColumns === "all"
-        ? ctx.db.select().from(tr.table).where(where)
-        : ctx.db.select(trColumns).from(tr.table).where(where),
-    );
-    order.push(TRANSLATIONS);
-  }
-  for (const name of names) {
-    const loader = resource.loaders?.[name];
-    if (!loader) throw new Error(`${resource.name}: unknown loader ${name}`);
-    if (loader.nested && !allowNested)
-      throw new Error(`${resource.name}: loader ${name} nests below a nested level`);
-    queries.push(loader.query(ctx.db, ids, ctx));
-    order.push(name);
-  }
-  return {
-    queries,
-    /** The rows each nested declaration finds in its loader's result, to render before `collect`. */
-    nestedSets(results: unknown[]) {
-      return order.flatMap((loaderName, i) =>
-        Object.entries(resource.loaders?.[loaderName]?.nested ?? {}).map(([name, def]) => ({
-          loader: loaderName,
-          name,
-          resource: def.resource(),
-          rows: def.rows(results[i]) as Row[],
-        })),
-      );
-    },
-    collect(results: unknown[], nested: Record<string, NestedRendered>): Related {
-      const related: Related = {};
-      order.forEach((name, i) => {
-        if (name === TRANSLATIONS && tr) {
-          const fkKey = columnKey(tr.fk);
-          const localeKey = columnKey(tr.localeColumn);
-          const map = new Map<number, unknown>();
-          for (const r of results[i] as Record<string, unknown>[]) {
-            const id = r[fkKey] as number;
-            let byLocale = map.get(id) as Record<string, unknown> | undefined;
-            if (!byLocale) {
-              byLocale = {};
-              map.set(id, byLocale);
-            }
-            byLocale[r[localeKey] as string] = r;
-          }
-          related[TRANSLATIONS] = map;
-        } else {
-          related[name] = resource.loaders?.[name]?.collect(results[i], nested[name] ?? {}) ?? new Map();
-        }
-      });
-      return related;
-    },
-  };
-}
-
-/**
- * The translation columns the selected translated fields read, keyed as drizzle keys them (with
- * the row's key and locale); "all" when a field does not say; null when none is needed.
- */
-function translationColumns(
-  tr: NonNullable<AnyResource["translations"]>,
-  translated: string[],
-): Record<string, SQLiteColumn> | "all" | null {
-  const declared = translated.map((name) => tr.fields[name]?.columns);
-  if (declared.some((columns) => columns === undefined)) return "all";
-  const needed = new Set(declared.flat() as SQLiteColumn[]);
-  if (needed.size === 0) return null;
-  return Object.fromEntries([tr.fk, tr.localeColumn, ...needed].map((column) => [columnKey(column), column]));
-}
-
-function renderOne(
-  ctx: RenderContext,
-  resource: AnyResource,
-  row: Row,
-  related: Related,
-  selection: Selection,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of selection.fields) {
-    const field = resource.fields[name];
-    if (!field) continue;
-    const value = field.render(row, related, ctx);
-    const key = field.into ?? name;
-    if (field.into && out[key] && typeof out[key] === "object" && value && typeof value === "object") {
-      out[key] = deepMerge(out[key] as Record<string, unknown>, value as Record<string, unknown>);
-    } else {
-      out[key] = value;
-    }
-  }
-  const tr = resource.translations;
-  if (tr && selection.translated.length > 0) {
-    const byLocale = (related[TRANSLATIONS]?.get(row.id) ?? {}) as Record<string, unknown>;
-    const translations: Record<string, Record<string, unknown>> = {};
-    for (const locale of ctx.locales) {
-      const entry: Record<string, unknown> = {};
-      for (const name of selection.translated) {
-        entry[name] = tr.fields[name]?.render(byLocale[locale], locale, row, ctx) ?? null;
-      }
-      translations[locale] = entry;
-    }
-    out.translations = translations;
-  }
-  return out;
-}
-
-function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const prev = out[k];
-    out[k] =
-      prev && typeof prev === "object" && v && typeof v === "object"
-        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
-  }
-  return out;
 }
 
 function uniqueRows(rows: Row[]): Row[] {

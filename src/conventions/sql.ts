@@ -28,8 +28,7 @@ const keys = new WeakMap<SQLiteColumn, string>();
 export function columnKey(column: SQLiteColumn): string {
   const known = keys.get(column);
   if (known !== undefined) return known;
-  const table = (column as unknown as { table: Parameters<typeof getTableColumns>[0] }).table;
-  const entry = Object.entries(getTableColumns(table)).find(([, col]) => col === column);
+  const entry = Object.entries(getTableColumns(column.table)).find(([, col]) => col === column);
   if (!entry) throw new Error(`column ${column.name} not in its table`);
   keys.set(column, entry[0]);
   return entry[0];

@@ -40,6 +40,12 @@ export async function batch<T extends readonly [BatchItem<"sqlite">, ...BatchIte
   return fastBatch(c.get("db"), queries);
 }
 
+/** Runs any number of queries in one round trip (none: no round trip), answering their results untyped. */
+export async function batchAll(c: Context<AppEnv>, queries: BatchItem<"sqlite">[]): Promise<unknown[]> {
+  if (queries.length === 0) return [];
+  return batch(c, queries as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
 /** Counts one round trip for a single query run outside `batch`. */
 export function countTrip(c: Context<AppEnv>) {
   c.get("dbStats").roundTrips++;
