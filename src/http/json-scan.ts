@@ -8,6 +8,7 @@
  * hand the elements of one top-level array to a sink (byte ranges), so that a 10 MB bulk body is
  * never materialized as millions of JS objects: its records are split into chunks by byte range.
  */
+import { JsonLexer, QUOTE } from "./json-lexer.ts";
 
 export const JSON_MAX_DEPTH = 64;
 
@@ -43,9 +44,6 @@ export type ScanResult =
   | { ok: true; kind: JsonKind; members: TopLevelMember[] }
   | { ok: false; problem: JsonProblem };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
 class Stop {
   readonly problem: JsonProblem;
   constructor(problem: JsonProblem) {
@@ -55,21 +53,18 @@ class Stop {
 
 const utf8 = new TextDecoder();
 
-class Scanner {
-  private pos = 0;
+class Scanner extends JsonLexer {
   private depth = 0;
-  private readingKey = false;
   /** Per open container: key byte range (objects) or -1 and the element index (arrays). */
   private readonly keyStart: Int32Array;
   private readonly keyEnd: Int32Array;
   private readonly index: Int32Array;
   readonly members: TopLevelMember[] = [];
-  private readonly bytes: Uint8Array;
   private readonly maxDepth: number;
   private readonly elementsOf: ScanOptions["elementsOf"];
 
   constructor(bytes: Uint8Array, maxDepth: number, elementsOf: ScanOptions["elementsOf"]) {
-    this.bytes = bytes;
+    super(bytes);
     this.maxDepth = maxDepth;
     this.elementsOf = elementsOf;
     this.keyStart = new Int32Array(maxDepth + 2).fill(-1);
@@ -112,26 +107,8 @@ class Scanner {
     }
   }
 
-  private fail(message: string, extraKey?: [number, number]): never {
+  protected fail(message: string, extraKey?: [number, number]): never {
     throw new Stop({ path: this.path(extraKey), message });
-  }
-
-  private ws() {
-    const b = this.bytes;
-    let p = this.pos;
-    for (;;) {
-      const c = b[p];
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
-      p++;
-    }
-    this.pos = p;
-  }
-
-  private unexpected(): never {
-    const c = this.bytes[this.pos];
-    if (c === undefined) this.fail("must be valid JSON (unexpected end of the body)");
-    const shown = c >= 0x21 && c <= 0x7e ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16)}`;
-    this.fail(`must be valid JSON (unexpected ${shown} at byte ${this.pos})`);
   }
 
   private value(top = false): JsonKind {
@@ -241,131 +218,6 @@ class Scanner {
       sink?.element(start, this.pos, kind === "object");
       if (!this.more(0x5d)) return;
     }
-  }
-
-  private string() {
-    const b = this.bytes;
-    const start = this.pos;
-    let p = start + 1;
-    for (;;) {
-      const c = b[p];
-      if (c === QUOTE) break;
-      if (c === undefined) {
-        this.pos = p;
-        this.unexpected();
-      }
-      if (c === BACKSLASH) {
-        p = this.escape(p, start);
-        continue;
-      }
-      if (c < 0x20) {
-        this.pos = p;
-        this.fail(`must be valid JSON (unescaped control character in a string at byte ${p})`);
-      }
-      p++;
-    }
-    this.pos = p + 1;
-  }
-
-  /** Checks the escape at `p` (a backslash); returns the position after it. */
-  private escape(p: number, stringStart: number): number {
-    const b = this.bytes;
-    const c = b[p + 1];
-    if (c === 0x75) {
-      const unit = this.hex4(p + 2);
-      if (unit >= 0xd800 && unit <= 0xdbff) {
-        const low = b[p + 6] === BACKSLASH && b[p + 7] === 0x75 ? this.hex4(p + 8) : -1;
-        if (low >= 0xdc00 && low <= 0xdfff) return p + 12;
-        this.surrogate(unit, p, stringStart);
-      }
-      if (unit >= 0xdc00 && unit <= 0xdfff) this.surrogate(unit, p, stringStart);
-      return p + 6;
-    }
-    if (
-      c === QUOTE ||
-      c === BACKSLASH ||
-      c === 0x2f ||
-      c === 0x62 ||
-      c === 0x66 ||
-      c === 0x6e ||
-      c === 0x72 ||
-      c === 0x74
-    ) {
-      return p + 2;
-    }
-    this.pos = p;
-    this.fail(`must be valid JSON (invalid escape in a string at byte ${p})`);
-  }
-
-  private hex4(p: number): number {
-    let value = 0;
-    for (let i = 0; i < 4; i++) {
-      const c = this.bytes[p + i] ?? 0;
-      const digit =
-        c >= 0x30 && c <= 0x39
-          ? c - 0x30
-          : c >= 0x61 && c <= 0x66
-            ? c - 0x57
-            : c >= 0x41 && c <= 0x46
-              ? c - 0x37
-              : -1;
-      if (digit < 0) {
-        this.pos = p + i;
-        this.fail(`must be valid JSON (invalid \\u escape at byte ${p - 2})`);
-      }
-      value = value * 16 + digit;
-    }
-    return value;
-  }
-
-  private surrogate(unit: number, p: number, stringStart: number): never {
-    const message = `must not contain a lone UTF-16 surrogate (\\u${unit.toString(16)} at byte ${p}); strings must be valid Unicode`;
-    this.fail(message, this.readingKey ? [stringStart, this.stringEnd(stringStart)] : undefined);
-  }
-
-  private stringEnd(start: number): number {
-    const b = this.bytes;
-    let p = start + 1;
-    while (p < b.length && b[p] !== QUOTE) p += b[p] === BACKSLASH ? 2 : 1;
-    return p + 1;
-  }
-
-  private literal(word: "true" | "false" | "null") {
-    const b = this.bytes;
-    for (let i = 0; i < word.length; i++) {
-      if (b[this.pos + i] !== word.charCodeAt(i)) {
-        this.pos += i;
-        this.unexpected();
-      }
-    }
-    this.pos += word.length;
-  }
-
-  private number() {
-    const b = this.bytes;
-    let p = this.pos;
-    if (b[p] === 0x2d) p++;
-    if (b[p] === 0x30) p++;
-    else p = this.digits(p);
-    if (b[p] === 0x2e) p = this.digits(p + 1);
-    if (b[p] === 0x65 || b[p] === 0x45) {
-      p++;
-      if (b[p] === 0x2b || b[p] === 0x2d) p++;
-      p = this.digits(p);
-    }
-    this.pos = p;
-  }
-
-  /** One or more digits from `p` (a method, not a closure per number: numbers are the hot path). */
-  private digits(p: number): number {
-    const b = this.bytes;
-    let q = p;
-    while ((b[q] ?? 0) >= 0x30 && (b[q] ?? 0) <= 0x39) q++;
-    if (q === p) {
-      this.pos = p;
-      this.unexpected();
-    }
-    return q;
   }
 }
 
