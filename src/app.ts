@@ -14,7 +14,7 @@ import { registerImages } from "./images/index.ts";
 import { registerResources } from "./resources/index.ts";
 
 /**
- * The HTTP app. Middleware order follows DECISIONS 12 "Order of checks": route match (404/405) →
+ * The HTTP app. Middleware order follows the documented order of checks: route match (404/405) →
  * 401/403 → 429 → 415 → 413 → 400 (per route) → 404 / 409 / 422 (handlers).
  */
 export function createApp() {

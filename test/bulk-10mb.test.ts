@@ -11,7 +11,7 @@ import { api } from "./helpers.ts";
 import { planChunks, waitForJob } from "./jobs-helpers.ts";
 
 /**
- * The 10 MiB check (SPEC 4.1, DECISIONS 6): a products payload just under the limit is accepted and
+ * The 10 MiB check: a products payload just under the limit is accepted and
  * completes `done` locally. About 20 s in workerd (25 chunks), so it stays in the default run; it
  * prints wall time, records/s, chunk count and the first chunk's D1 figures.
  */

@@ -7,7 +7,7 @@ import { supplierResource } from "../src/resources/suppliers/suppliers.resource.
 import { api, unique } from "./helpers.ts";
 
 /**
- * The shared rules of SPEC.md 4.1 and DECISIONS 4, run against every resource from its own
+ * The shared rules of README "Conventions (all resources)", run against every resource from its own
  * declaration (fields, sorts), so a new resource is covered by adding one line here.
  */
 interface Case {

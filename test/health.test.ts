@@ -6,7 +6,7 @@ import { HEALTH_PATH, PROBE_TIMEOUT_MS } from "../src/health/health.routes.ts";
 import { api } from "./helpers.ts";
 
 /**
- * GET /api/v1/health (DECISIONS 13 "Health"): no key, no data; the deployed version and whether D1
+ * GET /api/v1/health: no key, no data; the deployed version and whether D1
  * and R2 answer; 200 when both do, 503 otherwise. Broken stores are simulated by calling the app
  * with a modified env.
  */

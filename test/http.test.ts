@@ -159,7 +159,7 @@ describe("conditional GET", () => {
   });
 });
 
-describe("suppliers follow SPEC.md literally", () => {
+describe("suppliers have their own fixed and default fields", () => {
   it("keeps name fixed and id default", async () => {
     const created = await api("/api/v1/suppliers", {
       method: "POST",

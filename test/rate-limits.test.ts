@@ -5,7 +5,7 @@ import { sha256Hex } from "../src/http/api-keys.ts";
 import { api, unique } from "./helpers.ts";
 
 /**
- * Per-key budgets through the Workers rate-limiting binding (DECISIONS 10 and 12 "Edge details"):
+ * Per-key budgets through the Workers rate-limiting binding (README "Rate limits"):
  * read 1,200, write 300 and bulk 30 requests per 60 s. The suite runs with ENVIRONMENT
  * "development", where limits are off; these tests call the app with RATE_LIMITS "on" and the real
  * READ_LIMITER / WRITE_LIMITER / BULK_LIMITER bindings configured in wrangler.toml, each with API
@@ -141,7 +141,7 @@ describe("rate limits per API key (RATE_LIMITS on)", () => {
     });
   });
 
-  it("answers 429 before 415, 413 and 400, and after 401 and 403 (DECISIONS 12 order of checks)", async () => {
+  it("answers 429 before 415, 413 and 400, and after 401 and 403 (the documented order of checks)", async () => {
     await inOneWindow(async () => {
       const secret = await newKey();
       await burst(secret, BULK, 30);

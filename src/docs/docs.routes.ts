@@ -9,7 +9,7 @@ export { OPENAPI_PATH } from "./document.ts";
 export { DOCS_PATH, SCALAR_SCRIPT_PATH } from "./page.ts";
 
 /**
- * The OpenAPI document and the interactive reference, both public (DECISIONS 1, 11.1). The
+ * The OpenAPI document and the interactive reference, both public. The
  * reference's script is a Workers static asset, answered before the Worker runs.
  */
 export function registerDocs(app: OpenAPIHono<AppEnv>) {

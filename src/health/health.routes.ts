@@ -58,8 +58,8 @@ const probeR2 = (c: Context<AppEnv>) =>
   Promise.all([c.env.PAYLOADS.head("health-check"), c.env.IMAGES.head("health-check")]);
 
 /**
- * `GET /api/v1/health`: public, reads no data, answers 503 when D1 or R2 does not answer (DECISIONS
- * 13). The 503 is problem JSON like every other error, with `version` and `checks` as extension members.
+ * `GET /api/v1/health`: public, reads no data, answers 503 when D1 or R2 does not answer.
+ * The 503 is problem JSON like every other error, with `version` and `checks` as extension members.
  */
 export function registerHealth(app: OpenAPIHono<AppEnv>) {
   defineRoute(

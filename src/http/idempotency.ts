@@ -41,7 +41,7 @@ export function idempotencyKeyIssue(value: string | undefined): ProblemDetailIte
 }
 
 /**
- * Runs a POST handler under the Idempotency-Key rules (DECISIONS 8, 12 and 13): the key is claimed
+ * Runs a POST handler under the Idempotency-Key rules (README "Conventions"): the key is claimed
  * with one atomic upsert (a live row is never overwritten; an expired one is replaced in the same
  * statement), the work runs once, a 2xx answer is stored for replay and anything else releases the
  * claim so a corrected retry can use the same key.

@@ -3,7 +3,7 @@ import { readCapped } from "./read-capped.ts";
 
 /**
  * The one guard for outbound requests to client-supplied URLs (brand/category `image_url`
- * downloads, webhook deliveries): DECISIONS 11.14. `https` only, except plain `http` to loopback
+ * downloads, webhook deliveries). `https` only, except plain `http` to loopback
  * in development; private, link-local, metadata, unspecified, reserved and (outside development)
  * loopback targets are refused, on the first request and on every redirect hop.
  *

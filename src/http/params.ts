@@ -3,7 +3,7 @@ import { isoSeconds } from "../lib/time.ts";
 
 /**
  * Query parameter schemas. Every parameter arrives as the raw string sent; list parameters have
- * their repeats joined with "," before parsing (DECISIONS 4), any other repeat is refused.
+ * their repeats joined with "," before parsing, any other repeat is refused.
  */
 const listSchemas = new WeakSet<z.ZodType>();
 
@@ -48,7 +48,7 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
   return z.enum(values, { message: `must be one of ${values.join(", ")}` }).openapi({ description });
 }
 
-/** One string value; a comma is refused since only list parameters take comma-joined values (DECISIONS 12). */
+/** One string value; a comma is refused since only list parameters take comma-joined values. */
 export function stringParam(opts: { maxLength?: number; description?: string } = {}) {
   return z
     .string()

@@ -24,7 +24,7 @@ const isParam = (segment: string) => segment.startsWith("{") || segment === "*";
 
 /**
  * Every route the service answers, so that an unknown path is 404 and a known path with another
- * method is 405 (with `Allow`) before any auth; literal segments win over `{id}` (DECISIONS 11.3).
+ * method is 405 (with `Allow`) before any auth; literal segments win over `{id}` (so `GET /products/bulk` is 405).
  */
 export class RouteTable {
   private readonly patterns = new Map<string, Pattern>();

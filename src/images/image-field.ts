@@ -3,7 +3,7 @@ import type { AppEnv } from "../env.ts";
 import { ownImageFile, publicOrigin, storedImageFile, storeImage } from "../images/index.ts";
 
 /**
- * The value to store for a written `image_url` (DECISIONS 12 Images, 13): null clears; the URL the
+ * The value to store for a written `image_url`: null clears; the URL the
  * current image renders at (or the stored value itself) is unchanged; our own
  * `<public origin>/images/<key>` is stored as its key without a download, but only when that object
  * is in the bucket; anything else, a URL on our path whose object does not exist included, is

@@ -26,7 +26,7 @@ export interface Market {
   countries: string[];
 }
 
-/** Platform-defined pricing markets (SPEC.md 2.14, currencies from DECISIONS 5). */
+/** Platform-defined pricing markets. */
 export const MARKETS: readonly Market[] = [
   { key: "market_es", currency: "EUR", locales: ["es-ES", "ca-ES"], countries: ["ES"] },
   { key: "market_fr", currency: "EUR", locales: ["fr-FR"], countries: ["FR", "BE"] },

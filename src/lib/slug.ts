@@ -1,4 +1,4 @@
-/** Greek and Cyrillic letters to Latin, a fixed table (DECISIONS 12 "Slugs"). */
+/** Greek and Cyrillic letters to Latin, a fixed table. */
 const TRANSLITERATION: Record<string, string> = {
   α: "a",
   β: "v",

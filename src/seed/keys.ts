@@ -2,7 +2,7 @@ import { seedTime } from "./clock.ts";
 import { insertRows, json, type SeedStatement } from "./sql.ts";
 
 /**
- * The two well-known keys of local development (DECISIONS 2). They exist only in databases the
+ * The two well-known keys of local development (README "Quick start"). They exist only in databases the
  * local seed loads, which refuses remote databases.
  */
 export const LOCAL_KEYS = [

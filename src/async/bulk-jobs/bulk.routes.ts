@@ -14,7 +14,7 @@ import { PRODUCT_MATCH_BY, ProductUpsertRecord } from "./processors/product-reco
 import { VariantUpdateRecord } from "./processors/variants-update.ts";
 
 /**
- * Accept-time checks only (DECISIONS 12): a JSON object, required top-level keys with the right
+ * Accept-time checks only: a JSON object, required top-level keys with the right
  * types, non-empty arrays of objects, a fully valid `options`, no unknown top-level keys. Everything
  * inside a record is checked later by the job. The documented record shapes (`bodyDoc`) are the
  * schemas the job validates each record with.
@@ -42,7 +42,7 @@ const bulkRoute = {
 /**
  * The records array of a bulk body, checked at accept time without parsing a record: the body
  * decoder hands its elements to a ChunkPlanner by byte range (src/http/json-body.ts), and this
- * schema checks what DECISIONS 12 asks of it: non-empty, every element an object.
+ * schema checks only what acceptance needs: non-empty, every element an object.
  */
 const recordsArray = () =>
   z

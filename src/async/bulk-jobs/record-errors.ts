@@ -1,6 +1,6 @@
 import type { LogCode, LogEntry, RecordOutcome } from "./types.ts";
 
-/** Problems found in one record; the ERROR entry carries the first code that applies (DECISIONS 12). */
+/** Problems found in one record; the ERROR entry carries the first code that applies, in this order. */
 const PRIORITY: LogCode[] = [
   "INVALID_IDENTIFIER",
   "NOT_FOUND",

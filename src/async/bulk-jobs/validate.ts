@@ -27,7 +27,7 @@ function addIssues(issues: z.core.$ZodIssue[], problems: RecordProblems, prefix:
  * Field-by-field validation of a record object (a strict object schema without object-level
  * refinements): every offending path is recorded, and the valid fields are returned with the names
  * of the invalid ones, so the record's other checks (matching, required fields) still run and its
- * one ERROR entry carries the first code that applies with every offending path (DECISIONS 12).
+ * one ERROR entry carries the first code that applies with every offending path.
  */
 export function validateFields<T extends z.ZodObject>(
   schema: T,

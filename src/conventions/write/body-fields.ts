@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "../../lib/slug.ts";
 
-/** Field schemas shared by write bodies, with the lengths of DECISIONS 12 "Lengths". */
+/** Field schemas shared by write bodies, with the length limits of docs/api-rules.md. */
 export const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 export const nameText = () =>
   z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters");

@@ -9,7 +9,7 @@ import { renderImageUrl } from "../../images/index.ts";
 type BrandRow = typeof brands.$inferSelect;
 type BrandTranslationRow = typeof brandTranslations.$inferSelect;
 
-/** Brand `name` is one root string (DECISIONS 12); `url` is per locale from the store domain. */
+/** Brand `name` is one root string, not translated; `url` is per locale from the store domain. */
 export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
   name: "brands",
   label: "Brand",

@@ -11,7 +11,7 @@ type CategoryTranslationRow = typeof categoryTranslations.$inferSelect;
 
 export const CATEGORY_STATUSES = ["published", "unpublished"] as const;
 
-/** Categories: a tree by `parent_id`; name, slug and url are per locale (DECISIONS 11.7). */
+/** Categories: a tree by `parent_id`; name, slug and url are per locale. */
 export const categoryResource = defineResource<CategoryRow, CategoryTranslationRow>({
   name: "categories",
   label: "Category",

@@ -54,7 +54,7 @@ async function assertParentExists(c: Context<AppEnv>, parentId: number | null | 
 
 /**
  * Generated slugs for locales that get a new translation without a supplied slug: from the name,
- * or `category-<id>` when there is none (DECISIONS 12 "Slugs"). Each is an SQL expression that
+ * or `category-<id>` when there is none. Each is an SQL expression that
  * picks a still-free candidate inside the write itself (concurrent writers of one name each get one).
  */
 async function generatedSlugs(

@@ -9,7 +9,7 @@ import { enumItem, listParam } from "../../http/params.ts";
 type JobRow = typeof jobs.$inferSelect;
 type LogRow = typeof jobLogs.$inferSelect;
 
-/** `completed_with_errors` is accepted as a filter alias of `done_with_errors` (DECISIONS 6). */
+/** `completed_with_errors` is accepted as a filter alias of `done_with_errors`. */
 const STATUS_FILTER_VALUES = [...JOB_STATUSES, "completed_with_errors"] as const;
 
 export const jobResource = defineResource<JobRow>({

@@ -15,10 +15,10 @@ export const PAYMENT_STATUSES = ["paid", "unpaid"] as const;
 export const WAREHOUSE_RELEASE_STATUSES = ["not_released", "partially_released", "released"] as const;
 export const FULFILLMENT_STATUSES = ["fulfilled", "partially_fulfilled", "unfulfilled"] as const;
 export const DELIVERY_METHODS = ["shipment", "store_pick_up"] as const;
-/** The fields of the contact an order's `customer` include shows (DECISIONS 11.8). */
+/** The fields (besides `id`) of the contact an order's `customer` include shows. */
 export const ORDER_CUSTOMER_FIELDS = ["email", "full_name", "created_at", "preferred_locale"];
 
-/** Order-line unit prices have 5 decimals; every other amount 2 (DECISIONS 12, money). */
+/** Order-line unit prices have 5 decimals; every other amount 2. */
 const UNIT_SCALE = 5;
 
 const amounts = (gross: string, net: string, tax: string, currency: string) => ({

@@ -94,7 +94,7 @@ const countBy = (table: SQLiteTable, fk: SQLiteColumn): Loader => ({
   collect: (result) => new Map((result as { id: number; n: number }[]).map((r) => [r.id, r.n])),
 });
 
-/** Price lists (SPEC.md 2.7): discounts embed their categories and brands, which follow `locales`. */
+/** Price lists: discounts embed their categories and brands, which follow `locales`. */
 export const priceListResource = defineResource<PriceListRow>({
   name: "price-lists",
   label: "Price list",

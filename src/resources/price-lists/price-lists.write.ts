@@ -85,7 +85,7 @@ const brandEntries = (d: BrandDiscounts) => d.map((e) => ({ discount: e.discount
 /**
  * One round trip: which referenced categories and brands exist (and, for an update, the price list).
  * Unknown references are 400 `invalid_body`, one entry per bad reference with its path; they come
- * before the 404 of an unknown price list (DECISIONS 12 "Order of checks").
+ * before the 404 of an unknown price list (the order of checks in README "Conventions").
  */
 async function checkReferences(
   c: Context<AppEnv>,

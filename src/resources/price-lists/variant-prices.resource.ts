@@ -46,8 +46,8 @@ const variantInfoField = <K extends keyof VariantInfo>(key: K) => ({
 });
 
 /**
- * The fixed prices of one price list (SPEC.md 2.7a); the route adds `price_list_id = ?`. The
- * variant's supplier is its product's (DECISIONS 11.12). `display_name` is the variant's name in
+ * The fixed prices of one price list; the route adds `price_list_id = ?`. The
+ * variant's supplier is its product's. `display_name` is the variant's name in
  * the store's primary locale, else the product's name there: the list takes no `locales`.
  */
 export const variantPriceResource = defineResource<VariantPriceRow>({

@@ -13,11 +13,11 @@ type ReviewRow = typeof reviews.$inferSelect;
 export const REVIEW_STATUSES = ["published", "unpublished"] as const;
 export const REVIEW_TYPES = ["product", "store"] as const;
 
-/** `locale` filter: one supported locale; anything else is `unsupported_locale` (DECISIONS 11.2). */
+/** `locale` filter: one supported locale; anything else is `unsupported_locale`. */
 const localeFilter = z
   .string()
   .superRefine((raw, ctx) => {
-    // Only list filters take commas (DECISIONS 12 "Query parsing").
+    // Only list filters take commas.
     if (raw === "") ctx.addIssue({ code: "custom", message: "must not be empty" });
     else if (raw.includes(",")) ctx.addIssue({ code: "custom", message: "takes a single locale" });
     else if (!isSupportedLocale(raw)) {
@@ -67,7 +67,7 @@ export const reviewResource = defineResource<ReviewRow>({
     locale: {
       schema: localeFilter,
       where: (v: string, ctx) => {
-        // Supported but not enabled is unsupported too (DECISIONS 5).
+        // Supported but not enabled is unsupported too.
         if (!ctx.store.enabledLocales.includes(v)) {
           throw new ApiError("unsupported_locale", `Locale not enabled for this store: ${v}`, [
             { location: "query", path: "locale", message: `${v} is not enabled for this store` },

@@ -84,7 +84,7 @@ export interface ReviewState {
 
 /**
  * `type` vs `product_id`/`variant_id`: product reviews need a product, store reviews take neither.
- * Checked on the body at create and on current row + patch at update (DECISIONS 12).
+ * Checked on the body at create and on current row + patch at update.
  */
 export function crossFieldProblems(state: ReviewState): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];

@@ -167,7 +167,7 @@ export async function updateReview(c: Context<AppEnv>, id: number, input: Review
     for (const p of crossFieldProblems(merged)) problems.push(body(p.path, p.message));
     problems.push(...ownershipProblems(variant, merged.product_id));
   }
-  // 400 comes before 404 (DECISIONS 12 "Order of checks").
+  // 400 comes before 404 (the order of checks in README "Conventions").
   if (problems.length > 0) throw validationError(problems);
   if (!current) throw notFound("Review");
 

@@ -3,7 +3,7 @@ import { suppliers } from "../../db/schema/index.ts";
 
 type SupplierRow = typeof suppliers.$inferSelect;
 
-/** Suppliers follow SPEC.md literally: `name` is fixed, `id` the default field. */
+/** Unlike other resources, a supplier's fixed field is `name` and its default field `id`. */
 export const supplierResource = defineResource<SupplierRow>({
   name: "suppliers",
   label: "Supplier",

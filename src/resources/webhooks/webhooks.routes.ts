@@ -27,7 +27,7 @@ const read = {
   scope: "admin" as const,
 };
 
-/** Job webhook subscriptions and their delivery log (DECISIONS 7, 11.4, 11.5); `admin` scope throughout. */
+/** Job webhook subscriptions and their delivery log (docs/webhooks.md); `admin` scope throughout. */
 export function registerWebhooks(app: OpenAPIHono<AppEnv>) {
   mountList(app, webhookResource, {
     ...read,

@@ -49,7 +49,7 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({ secret }).openapi(
 });
 
 /**
- * The URL rules that hold in every environment (DECISIONS 11.14), checked with the rest of the body
+ * The URL rules that hold in every environment (src/http/outbound-guard.ts), checked with the rest of the body
  * so that one 400 lists every problem. Loopback over plain http is allowed only in development:
  * the route checks that part against the running environment.
  */
