@@ -106,7 +106,7 @@ export const contactResource = defineResource<ContactRow>({
       schema: intParam({
         min: 1,
         description:
-          "Contacts with at least this many orders. A positive integer (DECISIONS: a SPEC.md 'number' is a positive safe integer); 0 is refused since every contact matches it.",
+          "Contacts with at least this many orders: a positive integer; 0 is refused since every contact matches it.",
       }),
       where: (v: number) => gte(contacts.ordersCount, v),
     },
