@@ -23,8 +23,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      setupFiles: ["./test/setup.ts"],
-      globalSetup: ["./test/global-setup.ts"],
+      setupFiles: ["./test/support/setup.ts"],
+      globalSetup: ["./test/support/fixture-server.ts"],
       include: ["test/**/*.test.ts"],
       testTimeout: 20_000,
       // The per-request and per-chunk log lines (src/lib/log.ts) would flood the output; tests that

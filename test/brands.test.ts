@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
 
 const createBrand = async (overrides: Record<string, unknown> = {}) => {
   const res = await api("/api/v1/brands", {

@@ -7,8 +7,8 @@ import { bookkeeping, WHOLE_CHUNK } from "../src/async/bulk-jobs/ledger.ts";
 import { productsUpsert } from "../src/async/bulk-jobs/processors/products-upsert.ts";
 import type { JobRow } from "../src/async/bulk-jobs/types.ts";
 import { createDb } from "../src/db/client.ts";
-import { api } from "./helpers.ts";
-import { planChunks, waitForJob } from "./jobs-helpers.ts";
+import { api } from "./support/api.ts";
+import { planChunks, waitForJob } from "./support/jobs.ts";
 
 /**
  * The 10 MiB check: a products payload just under the limit is accepted and

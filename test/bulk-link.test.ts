@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createProduct, createSupplierRow } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
-import { type JobView, jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createProduct, createSupplierRow } from "./support/factories.ts";
+import { type JobView, jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
 
 const ROUTES = ["/api/v1/products/link-identifiers", "/api/v1/variants/link-identifiers"] as const;
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createProduct, createSupplierRow } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
-import { type JobView, jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createProduct, createSupplierRow } from "./support/factories.ts";
+import { type JobView, jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
 
 async function createList() {
   const res = await api("/api/v1/price-lists", {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
-import { jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./support/factories.ts";
+import { jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
 
 const newProduct = (overrides: Record<string, unknown> = {}) => ({
   internal_id: unique("BP"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
 
 type Category = {
   id: number;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createBrandRow, createCategoryRow, createProduct } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
-import { jobLogs, submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createBrandRow, createCategoryRow, createProduct } from "./support/factories.ts";
+import { jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
 
 /**
  * Many requests at once, as a script hammering the API would send them: the worker serves them

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
 

@@ -4,8 +4,8 @@ import { processJobMessage } from "../src/async/bulk-jobs/consumer.ts";
 import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
 import type { JobRow } from "../src/async/bulk-jobs/types.ts";
 import { messageIdFor } from "../src/async/webhook-delivery/enqueue.ts";
-import { createProduct } from "./factories.ts";
-import { stageJob } from "./jobs-helpers.ts";
+import { createProduct } from "./support/factories.ts";
+import { stageJob } from "./support/jobs.ts";
 
 describe("finalized hooks", () => {
   it("run again when the last message is retried after a hook failed (at least once)", async () => {

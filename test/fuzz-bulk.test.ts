@@ -24,7 +24,7 @@ import {
   send,
   urlPool,
 } from "./fuzz-kit.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 /**
  * Property: for every bulk route, random bodies (schema-guided records, wrong top-level shapes,

@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { STANDARD_BODY_LIMIT } from "../src/http/body-guard.ts";
 import type { RouteMeta } from "../src/http/route-table.ts";
-import { createProduct } from "./factories.ts";
 import {
   authHeaders,
   type BodyPools,
@@ -26,7 +25,8 @@ import {
   send,
   urlPool,
 } from "./fuzz-kit.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
 
 /**
  * Property: for every synchronous write route (POST, PATCH, DELETE), random bodies (schema-guided

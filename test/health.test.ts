@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
 import { app } from "../src/app.ts";
 import { HEALTH_PATH, PROBE_TIMEOUT_MS } from "../src/health/health.routes.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 /**
  * GET /api/v1/health: no key, no data; the deployed version and whether D1

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RouteTable } from "../src/http/route-table.ts";
-import { api, KEYS } from "./helpers.ts";
+import { api, KEYS } from "./support/api.ts";
 
 describe("errors", () => {
   it("renders problem JSON with a request id that matches the X-Request-Id header", async () => {

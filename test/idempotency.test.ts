@@ -6,7 +6,7 @@ import type { AppEnv } from "../src/env.ts";
 import { renderError } from "../src/http/errors.ts";
 import { IDEMPOTENCY_LEASE_MS, purgeExpiredIdempotencyKeys, runIdempotent } from "../src/http/idempotency.ts";
 import { IMAGE_TIMEOUT_MS } from "../src/images/store.ts";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
 
 const SUPPLIERS = "/api/v1/suppliers";
 

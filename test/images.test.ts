@@ -7,7 +7,7 @@ import { renderError } from "../src/http/errors.ts";
 import { requestContext } from "../src/http/request-context.ts";
 import { routeGuard } from "../src/http/route-guard.ts";
 import { ownImageFile, publicOrigin, registerImages, storeImage } from "../src/images/index.ts";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
 
 const ORIGIN = "https://api.test";
 const fixture = inject("fixtureOrigin");

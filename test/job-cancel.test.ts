@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
 import type { JobRow } from "../src/async/bulk-jobs/types.ts";
-import { createProduct } from "./factories.ts";
-import { api } from "./helpers.ts";
-import { jobLogs, quietEnv, stageJob } from "./jobs-helpers.ts";
-import { deliverToQueue } from "./queue-helpers.ts";
+import { api } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
+import { jobLogs, quietEnv, stageJob } from "./support/jobs.ts";
+import { deliverToQueue } from "./support/queues.ts";
 
 const finalized: Record<string, string> = {};
 onJobFinalized(async (_env, job: JobRow) => {

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../src/async/bulk-jobs/liveness.ts";
-import { createProduct } from "./factories.ts";
-import { api } from "./helpers.ts";
-import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "./jobs-helpers.ts";
-import { deliverToQueue, runScheduled } from "./queue-helpers.ts";
+import { api } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
+import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "./support/jobs.ts";
+import { deliverToQueue, runScheduled } from "./support/queues.ts";
 
 const STALL_MS = stallSeconds(env) * 1000;
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import "../src/app.ts"; // registers every route in the route table at import
 import { DOCS_PATH, OPENAPI_PATH, SCALAR_SCRIPT_PATH } from "../src/docs/docs.routes.ts";
 import { routeTable } from "../src/http/route-table.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 interface Operation {
   operationId?: string;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createProduct } from "./factories.ts";
-import { api, KEYS } from "./helpers.ts";
-import { quietEnv, stageJob } from "./jobs-helpers.ts";
-import { deliverToQueue } from "./queue-helpers.ts";
+import { api, KEYS } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
+import { quietEnv, stageJob } from "./support/jobs.ts";
+import { deliverToQueue } from "./support/queues.ts";
 
 /** The structured lines the Worker wrote to console.log while `run` ran. */
 async function linesOf(run: () => Promise<unknown>): Promise<Record<string, unknown>[]> {

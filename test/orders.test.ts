@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { contactStatements } from "../src/seed/contacts.ts";
 import { contactCount, orderCount } from "../src/seed/layout.ts";
 import { orderStatements } from "../src/seed/orders.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
 const roundTrips = (headers: Headers) =>

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./support/factories.ts";
 
 const roundTrips = (headers: Headers) =>
   Number(/d1;desc="round trips";dur=(\d+)/.exec(headers.get("server-timing") ?? "")?.[1]);

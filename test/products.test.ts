@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./factories.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
+import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./support/factories.ts";
 
 const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
 const roundTrips = (headers: Headers) =>

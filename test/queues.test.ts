@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createProduct } from "./factories.ts";
-import { stageJob, waitForJob } from "./jobs-helpers.ts";
-import { deliverToQueue } from "./queue-helpers.ts";
+import { createProduct } from "./support/factories.ts";
+import { stageJob, waitForJob } from "./support/jobs.ts";
+import { deliverToQueue } from "./support/queues.ts";
 
 describe("queue routing by name suffix (every environment's queues)", () => {
   it("a staging jobs queue runs job chunks", async () => {

@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import { app } from "../src/app.ts";
 import { sha256Hex } from "../src/http/api-keys.ts";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
 
 /**
  * Per-key budgets through the Workers rate-limiting binding (README "Rate limits"):

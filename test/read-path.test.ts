@@ -19,8 +19,8 @@ import { brandResource } from "../src/resources/brands/brands.resource.ts";
 import { categoryResource } from "../src/resources/categories/categories.resource.ts";
 import { variantPriceResource } from "../src/resources/price-lists/variant-prices.resource.ts";
 import { productResource } from "../src/resources/products/products.resource.ts";
-import { createBrandRow, createProduct } from "./factories.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
+import { createBrandRow, createProduct } from "./support/factories.ts";
 
 describe("batched reads", () => {
   it("map rows exactly as drizzle's own db.batch does (json, boolean, aggregates, joins, relational queries)", async () => {

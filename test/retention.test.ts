@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { payloadKey } from "../src/async/bulk-jobs/chunking.ts";
 import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
 import { runRetention } from "../src/async/bulk-jobs/retention.ts";
-import { runScheduled } from "./queue-helpers.ts";
+import { runScheduled } from "./support/queues.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-11-20T12:00:00Z");

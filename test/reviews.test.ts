@@ -8,8 +8,8 @@ import {
   variantIdsOfProduct,
 } from "../src/seed/layout.ts";
 import { reviewStatements } from "../src/seed/reviews.ts";
-import { createProduct } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
 
 const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
 const paths = (res: { json: { errors: { path: string }[] } }) => res.json.errors.map((e) => e.path).sort();

@@ -4,9 +4,9 @@ import { app } from "../src/app.ts";
 import { sha256Hex } from "../src/http/api-keys.ts";
 import { clearApiKeyCache, constantTimeEqual } from "../src/http/auth.ts";
 import { safeFetch } from "../src/http/outbound-guard.ts";
-import { createProduct } from "./factories.ts";
-import { api, KEYS, unique } from "./helpers.ts";
-import { submitBulk, waitForJob } from "./jobs-helpers.ts";
+import { api, KEYS, unique } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
+import { submitBulk, waitForJob } from "./support/jobs.ts";
 
 const fixture = inject("fixtureOrigin");
 

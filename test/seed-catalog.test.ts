@@ -20,7 +20,7 @@ import {
 import { MAX_PARAMS_PER_STATEMENT, type SeedStatement } from "../src/seed/sql.ts";
 import { storeStatements } from "../src/seed/store.ts";
 import { supplierCount, supplierStatements } from "../src/seed/suppliers.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 /** Tables the catalog seed writes, children first (test/setup.ts already inserted a store and keys). */
 const CATALOG_TABLES = [

@@ -9,7 +9,7 @@ import {
   type SeedStatement,
   toSqlScript,
 } from "../src/seed/index.ts";
-import { api } from "./helpers.ts";
+import { api } from "./support/api.ts";
 
 /** Every table the seed writes, children first. */
 /** Children before parents, so deleting in this order satisfies foreign keys. */

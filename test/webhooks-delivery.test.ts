@@ -19,10 +19,10 @@ import {
   type WebhookEvent,
   type WebhookMessage,
 } from "../src/async/webhook-delivery/types.ts";
-import { createProduct } from "./factories.ts";
-import { api, unique } from "./helpers.ts";
-import { submitBulk, waitForJob } from "./jobs-helpers.ts";
-import { deliverBatchToQueue, deliverToQueue } from "./queue-helpers.ts";
+import { api, unique } from "./support/api.ts";
+import { createProduct } from "./support/factories.ts";
+import { submitBulk, waitForJob } from "./support/jobs.ts";
+import { deliverBatchToQueue, deliverToQueue } from "./support/queues.ts";
 
 const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
 

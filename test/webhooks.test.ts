@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, inject, it } from "vitest";
 import { app } from "../src/app.ts";
 import { runRetention } from "../src/async/bulk-jobs/retention.ts";
-import { api, KEYS, unique } from "./helpers.ts";
+import { api, KEYS, unique } from "./support/api.ts";
 
 const EVENTS = ["job.done", "job.done_with_errors", "job.failed"];
 const receiverUrl = () => `${inject("fixtureOrigin")}/webhooks/ok/${unique("api")}`;

@@ -1,16 +1,16 @@
 import { env } from "cloudflare:test";
-import { jobInserts } from "../src/async/bulk-jobs/accept.ts";
+import { jobInserts } from "../../src/async/bulk-jobs/accept.ts";
 import {
   CHUNK_MAX_RECORDS,
   ChunkPlanner,
   type ChunkRange,
   parseChunk,
   payloadKey,
-} from "../src/async/bulk-jobs/chunking.ts";
-import type { JobMessage, JobType } from "../src/async/bulk-jobs/types.ts";
-import { rawBatch } from "../src/db/raw.ts";
-import { scanJson } from "../src/http/json-scan.ts";
-import { api } from "./helpers.ts";
+} from "../../src/async/bulk-jobs/chunking.ts";
+import type { JobMessage, JobType } from "../../src/async/bulk-jobs/types.ts";
+import { rawBatch } from "../../src/db/raw.ts";
+import { scanJson } from "../../src/http/json-scan.ts";
+import { api } from "./api.ts";
 
 export interface JobView {
   id: string;

@@ -6,7 +6,7 @@ import {
   getQueueResult,
   waitOnExecutionContext,
 } from "cloudflare:test";
-import worker from "../src/index.ts";
+import worker from "../../src/index.ts";
 
 /** Delivers one message to the Worker's queue handler as the Queues runtime would; returns its acks and retries. */
 export async function deliverToQueue<T>(queue: string, body: T, testEnv: typeof env = env) {

@@ -1,5 +1,5 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Bindings } from "../src/env.ts";
+import type { Bindings } from "../../src/env.ts";
 
 declare global {
   namespace Cloudflare {

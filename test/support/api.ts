@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
-import { sha256Hex } from "../src/http/api-keys.ts";
-import { SUPPORTED_LOCALES } from "../src/lib/locales.ts";
+import { sha256Hex } from "../../src/http/api-keys.ts";
+import { SUPPORTED_LOCALES } from "../../src/lib/locales.ts";
 
 export const KEYS = {
   all: "sfk_test_all_scopes",
