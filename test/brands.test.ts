@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { ids } from "./support/answers.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 const createBrand = async (overrides: Record<string, unknown> = {}) => {
   const res = await api("/api/v1/brands", {
@@ -181,12 +183,12 @@ describe("brand list", () => {
     const a = await createBrand({ internal_id: unique("F") });
     const b = await createBrand({ internal_id: unique("F") });
     const byIds = await api(`/api/v1/brands?brand_ids=${a.id}&brand_ids=${b.id}`);
-    expect(byIds.json.data.map((x: { id: number }) => x.id)).toEqual([a.id, b.id]);
+    expect(ids(byIds)).toEqual([a.id, b.id]);
     const byInternal = await api(`/api/v1/brands?internal_ids=${b.internal_id}`);
-    expect(byInternal.json.data.map((x: { id: number }) => x.id)).toEqual([b.id]);
+    expect(ids(byInternal)).toEqual([b.id]);
     const slug = (await api(`/api/v1/brands/${a.id}?fields=slug`)).json.slug;
     const bySlug = await api(`/api/v1/brands?slug=${slug}`);
-    expect(bySlug.json.data.map((x: { id: number }) => x.id)).toEqual([a.id]);
+    expect(ids(bySlug)).toEqual([a.id]);
   });
 
   it("sorts by name with ties broken by id", async () => {
@@ -194,9 +196,9 @@ describe("brand list", () => {
     const z = await createBrand({ name: `${prefix} b`, internal_id: `${prefix}-1` });
     const y = await createBrand({ name: `${prefix} a`, internal_id: `${prefix}-2` });
     const res = await api(`/api/v1/brands?internal_ids=${prefix}-1,${prefix}-2&sort=name_asc`);
-    expect(res.json.data.map((x: { id: number }) => x.id)).toEqual([y.id, z.id]);
+    expect(ids(res)).toEqual([y.id, z.id]);
     const desc = await api(`/api/v1/brands?internal_ids=${prefix}-1,${prefix}-2&sort=name_desc`);
-    expect(desc.json.data.map((x: { id: number }) => x.id)).toEqual([z.id, y.id]);
+    expect(ids(desc)).toEqual([z.id, y.id]);
   });
 
   it("returns translations for exactly the requested locales with url per locale", async () => {

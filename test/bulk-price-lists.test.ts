@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createProduct, createSupplierRow } from "./support/factories.ts";
 import { type JobView, jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
+import { unique } from "./support/unique.ts";
 
 async function createList() {
   const res = await api("/api/v1/price-lists", {

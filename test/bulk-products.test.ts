@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./support/factories.ts";
 import { jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
+import { unique } from "./support/unique.ts";
 
 const newProduct = (overrides: Record<string, unknown> = {}) => ({
   internal_id: unique("BP"),

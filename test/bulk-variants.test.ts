@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createProduct, createSupplierRow } from "./support/factories.ts";
 import { type JobView, jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
+import { unique } from "./support/unique.ts";
 
 const FIELDS =
   "internal_id,sku,ean,status,min_quantity,quantity_factor,supplier_stock,warehouse_stock,cost_price,prices,name";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { ids } from "./support/answers.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 type Category = {
   id: number;
@@ -77,13 +79,13 @@ describe("category tree", () => {
   it("filters roots with is_root_folder and children with parent_id", async () => {
     const root = await createCategory({ internal_id: unique("ROOT") });
     const child = await createCategory({ parent_id: root.id, internal_id: unique("CHILD") });
-    const ids = `${root.id},${child.id}`;
-    const roots = await api(`/api/v1/categories?category_ids=${ids}&is_root_folder=true`);
-    expect(roots.json.data.map((c: Category) => c.id)).toEqual([root.id]);
-    const nonRoots = await api(`/api/v1/categories?category_ids=${ids}&is_root_folder=false`);
-    expect(nonRoots.json.data.map((c: Category) => c.id)).toEqual([child.id]);
+    const both = `${root.id},${child.id}`;
+    const roots = await api(`/api/v1/categories?category_ids=${both}&is_root_folder=true`);
+    expect(ids(roots)).toEqual([root.id]);
+    const nonRoots = await api(`/api/v1/categories?category_ids=${both}&is_root_folder=false`);
+    expect(ids(nonRoots)).toEqual([child.id]);
     const children = await api(`/api/v1/categories?parent_id=${root.id}`);
-    expect(children.json.data.map((c: Category) => c.id)).toEqual([child.id]);
+    expect(ids(children)).toEqual([child.id]);
   });
 
   it("refuses a parent that is the category itself or a descendant with 409, changing nothing", async () => {
@@ -148,7 +150,7 @@ describe("category update", () => {
     const cat = await createCategory({ status: "unpublished" });
     const slug = (await api(`/api/v1/categories/${cat.id}?fields=slug`)).json.translations["es-ES"].slug;
     const res = await api(`/api/v1/categories?slug=${slug}&status=unpublished`);
-    expect(res.json.data.map((c: Category) => c.id)).toEqual([cat.id]);
+    expect(ids(res)).toEqual([cat.id]);
     const none = await api(`/api/v1/categories?slug=${slug}&status=published`);
     expect(none.json.data).toEqual([]);
   });
@@ -163,8 +165,8 @@ describe("category update", () => {
     });
     const q = `internal_ids=${tag}-1,${tag}-2,${tag}-3&locales=en-GB`;
     const asc = await api(`/api/v1/categories?${q}&sort=name_asc`);
-    expect(asc.json.data.map((c: Category) => c.id)).toEqual([a.id, b.id, none.id]);
+    expect(ids(asc)).toEqual([a.id, b.id, none.id]);
     const desc = await api(`/api/v1/categories?${q}&sort=name_desc`);
-    expect(desc.json.data.map((c: Category) => c.id)).toEqual([b.id, a.id, none.id]);
+    expect(ids(desc)).toEqual([b.id, a.id, none.id]);
   });
 });

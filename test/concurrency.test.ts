@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createBrandRow, createCategoryRow, createProduct } from "./support/factories.ts";
 import { jobLogs, submitBulk, waitForJob } from "./support/jobs.ts";
+import { unique } from "./support/unique.ts";
 
 /**
  * Many requests at once, as a script hammering the API would send them: the worker serves them

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ids } from "./support/answers.ts";
 import { api } from "./support/api.ts";
-
-const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
 
 interface ContactSpec {
   internalId?: string | null;

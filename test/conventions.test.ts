@@ -4,7 +4,8 @@ import type { AnyResource } from "../src/conventions/resource.ts";
 import { brandResource } from "../src/resources/brands/brands.resource.ts";
 import { categoryResource } from "../src/resources/categories/categories.resource.ts";
 import { supplierResource } from "../src/resources/suppliers/suppliers.resource.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 /**
  * The shared rules of README "Conventions (all resources)", run against every resource from its own

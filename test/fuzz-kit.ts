@@ -3,7 +3,8 @@ import fc from "fast-check";
 import "../src/app.ts";
 import { type RouteMeta, routeTable } from "../src/http/route-table.ts";
 import { SUPPORTED_LOCALES } from "../src/lib/locales.ts";
-import { api, KEYS } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { KEYS } from "./support/keys.ts";
 
 /**
  * Shared pieces of the property-based fuzz suites (test/fuzz-*.test.ts): the routes under test

@@ -1,7 +1,6 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import packageJson from "../package.json" with { type: "json" };
-import { app } from "../src/app.ts";
 import { HEALTH_PATH, PROBE_TIMEOUT_MS } from "../src/health/health.routes.ts";
 import { api } from "./support/api.ts";
 
@@ -26,12 +25,8 @@ const brokenR2 = () => ({ head: failing("R2"), get: failing("R2") }) as unknown 
 /** An R2 binding that never answers. */
 const hangingR2 = () => ({ head: () => new Promise(() => {}) }) as unknown as R2Bucket;
 
-async function health(bindings: typeof env = env, headers: Record<string, string> = {}) {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`https://api.test${HEALTH_PATH}`, { headers }), bindings, ctx);
-  await waitOnExecutionContext(ctx);
-  return { status: res.status, headers: res.headers, json: (await res.json()) as any };
-}
+const health = (bindings: typeof env = env, headers: Record<string, string> = {}) =>
+  api(HEALTH_PATH, { key: null, headers, bindings });
 
 describe("GET /api/v1/health", () => {
   it("answers 200 without an API key when D1 and R2 answer, with the version and nothing else", async () => {

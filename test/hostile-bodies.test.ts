@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { CHUNK_MAX_RECORDS, payloadKey } from "../src/async/bulk-jobs/chunking.ts";
 import { JSON_MAX_DEPTH } from "../src/http/json-scan.ts";
 import { MAX_LISTED_PROBLEMS } from "../src/http/problem.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 const jobCount = async () =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs").first<{ n: number }>())?.n ?? 0;

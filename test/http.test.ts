@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RouteTable } from "../src/http/route-table.ts";
-import { api, KEYS } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { KEYS } from "./support/keys.ts";
 
 describe("errors", () => {
   it("renders problem JSON with a request id that matches the X-Request-Id header", async () => {

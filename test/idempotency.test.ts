@@ -6,7 +6,8 @@ import type { AppEnv } from "../src/env.ts";
 import { renderError } from "../src/http/errors.ts";
 import { IDEMPOTENCY_LEASE_MS, purgeExpiredIdempotencyKeys, runIdempotent } from "../src/http/idempotency.ts";
 import { IMAGE_TIMEOUT_MS } from "../src/images/store.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 const SUPPLIERS = "/api/v1/suppliers";
 

@@ -7,7 +7,8 @@ import { renderError } from "../src/http/errors.ts";
 import { requestContext } from "../src/http/request-context.ts";
 import { routeGuard } from "../src/http/route-guard.ts";
 import { ownImageFile, publicOrigin, registerImages, storeImage } from "../src/images/index.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 const ORIGIN = "https://api.test";
 const fixture = inject("fixtureOrigin");

@@ -8,10 +8,11 @@ import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../src
 import type { JobMessage, JobType } from "../src/async/bulk-jobs/types.ts";
 import { createDb } from "../src/db/client.ts";
 import { rawBatch } from "../src/db/raw.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createProduct } from "./support/factories.ts";
 import { capturingEnv, type JobView, jobLogs, stageJob, submitBulk, waitForJob } from "./support/jobs.ts";
 import { deliverToQueue } from "./support/queues.ts";
+import { unique } from "./support/unique.ts";
 
 /** Delivers one chunk message to the worker's queue handler, as the Queues runtime would. */
 const deliver = (testEnv: typeof env, message: JobMessage, queue = "storefront-jobs") =>

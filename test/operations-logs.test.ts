@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api, KEYS } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createProduct } from "./support/factories.ts";
 import { quietEnv, stageJob } from "./support/jobs.ts";
+import { KEYS } from "./support/keys.ts";
 import { deliverToQueue } from "./support/queues.ts";
 
 /** The structured lines the Worker wrote to console.log while `run` ran. */

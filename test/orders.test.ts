@@ -3,11 +3,9 @@ import { describe, expect, it } from "vitest";
 import { contactStatements } from "../src/seed/contacts.ts";
 import { contactCount, orderCount } from "../src/seed/layout.ts";
 import { orderStatements } from "../src/seed/orders.ts";
+import { ids, roundTrips } from "./support/answers.ts";
 import { api } from "./support/api.ts";
 
-const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
-const roundTrips = (headers: Headers) =>
-  Number(/d1;desc="round trips";dur=(\d+)/.exec(headers.get("server-timing") ?? "")?.[1]);
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 
 let seq = 700_000;

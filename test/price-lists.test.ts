@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { ids, roundTrips } from "./support/answers.ts";
+import { api } from "./support/api.ts";
 import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./support/factories.ts";
-
-const roundTrips = (headers: Headers) =>
-  Number(/d1;desc="round trips";dur=(\d+)/.exec(headers.get("server-timing") ?? "")?.[1]);
+import { unique } from "./support/unique.ts";
 
 interface Discount {
   discount: string;
@@ -316,7 +315,6 @@ describe("price list read", () => {
   it("filters by internal_ids, is_active and price_list_ids", async () => {
     const active = await createList({ is_active: true });
     const inactive = await createList({ is_active: false });
-    const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
     const both = `price_list_ids=${active.id},${inactive.id}`;
     expect(ids(await api(`/api/v1/price-lists?${both}`))).toEqual([active.id, inactive.id]);
     expect(ids(await api(`/api/v1/price-lists?${both}&is_active=false`))).toEqual([inactive.id]);
@@ -329,7 +327,6 @@ describe("price list read", () => {
     const a = await createList();
     const b = await createList();
     const q = `price_list_ids=${a.id},${b.id}`;
-    const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
     expect(ids(await api(`/api/v1/price-lists?${q}`))).toEqual([a.id, b.id]);
     expect(ids(await api(`/api/v1/price-lists?${q}&sort=id_desc`))).toEqual([b.id, a.id]);
     expect((await api(`/api/v1/price-lists?${q}&sort=name_asc`)).status).toBe(400);

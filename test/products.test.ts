@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ids, roundTrips } from "./support/answers.ts";
 import { api } from "./support/api.ts";
 import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "./support/factories.ts";
-
-const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
-const roundTrips = (headers: Headers) =>
-  Number(/d1;desc="round trips";dur=(\d+)/.exec(headers.get("server-timing") ?? "")?.[1]);
 
 describe("product representation", () => {
   it("returns fixed and default fields with translatable ones only under translations", async () => {

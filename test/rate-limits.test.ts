@@ -1,8 +1,8 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { app } from "../src/app.ts";
 import { sha256Hex } from "../src/http/api-keys.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 /**
  * Per-key budgets through the Workers rate-limiting binding (README "Rate limits"):
@@ -28,25 +28,11 @@ interface Call {
   contentType?: string;
 }
 
-async function call(secret: string | null, c: Call, bindings = LIMITED) {
-  const headers = new Headers();
-  if (secret) headers.set("authorization", `Bearer ${secret}`);
-  if (c.body !== undefined) headers.set("content-type", c.contentType ?? "application/json");
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(`https://api.test${c.path}`, { method: c.method ?? "GET", headers, body: c.body }),
-    bindings,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  const text = await res.text();
-  const isJson = (res.headers.get("content-type") ?? "").includes("json");
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    json: isJson && text ? JSON.parse(text) : undefined,
-  };
+function call(secret: string | null, c: Call, bindings = LIMITED) {
+  const headers: Record<string, string> = {};
+  if (secret) headers.authorization = `Bearer ${secret}`;
+  if (c.body !== undefined && c.contentType) headers["content-type"] = c.contentType;
+  return api(c.path, { method: c.method, key: null, headers, body: c.body, bindings });
 }
 
 /** Sends `n` calls, `width` at a time; returns their statuses in order. */

@@ -19,6 +19,7 @@ import { brandResource } from "../src/resources/brands/brands.resource.ts";
 import { categoryResource } from "../src/resources/categories/categories.resource.ts";
 import { variantPriceResource } from "../src/resources/price-lists/variant-prices.resource.ts";
 import { productResource } from "../src/resources/products/products.resource.ts";
+import { roundTrips } from "./support/answers.ts";
 import { api } from "./support/api.ts";
 import { createBrandRow, createProduct } from "./support/factories.ts";
 
@@ -132,9 +133,6 @@ describe("translations on a read", () => {
 });
 
 describe("list pages", () => {
-  const roundTrips = (headers: Headers) =>
-    Number(/d1;desc="round trips";dur=(\d+)/.exec(headers.get("server-timing") ?? "")?.[1]);
-
   it("load a shallow page with its rows in one round trip and a page beyond offset 1,000 by its ids in two", async () => {
     await env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1150)

@@ -8,10 +8,11 @@ import {
   variantIdsOfProduct,
 } from "../src/seed/layout.ts";
 import { reviewStatements } from "../src/seed/reviews.ts";
-import { api, unique } from "./support/api.ts";
+import { ids } from "./support/answers.ts";
+import { api } from "./support/api.ts";
 import { createProduct } from "./support/factories.ts";
+import { unique } from "./support/unique.ts";
 
-const ids = (res: { json: { data: { id: number }[] } }) => res.json.data.map((x) => x.id);
 const paths = (res: { json: { errors: { path: string }[] } }) => res.json.errors.map((e) => e.path).sort();
 
 /** List fixtures live in 2020; every review the write tests create is dated later. */

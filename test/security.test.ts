@@ -1,12 +1,13 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, inject, it, type MockInstance, vi } from "vitest";
-import { app } from "../src/app.ts";
 import { sha256Hex } from "../src/http/api-keys.ts";
 import { clearApiKeyCache, constantTimeEqual } from "../src/http/auth.ts";
 import { safeFetch } from "../src/http/outbound-guard.ts";
-import { api, KEYS, unique } from "./support/api.ts";
+import { api, send } from "./support/api.ts";
 import { createProduct } from "./support/factories.ts";
 import { submitBulk, waitForJob } from "./support/jobs.ts";
+import { KEYS } from "./support/keys.ts";
+import { unique } from "./support/unique.ts";
 
 const fixture = inject("fixtureOrigin");
 
@@ -25,14 +26,6 @@ function captureLogs() {
       for (const s of spies) s.mockRestore();
     },
   };
-}
-
-/** The app called directly, so a test can hand it other bindings (a broken database). */
-async function direct(request: Request, bindings: typeof env = env) {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(request, bindings, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
 }
 
 const brokenDb = new Proxy(env.DB, {
@@ -146,12 +139,12 @@ describe("security headers on every response", () => {
 
   it("a 500 is problem JSON with nosniff and a request id, and leaks no stack or internal message", async () => {
     const logs = captureLogs();
-    const res = await direct(
+    const res = await send(
       new Request("https://api.test/api/v1/brands", { headers: { authorization: `Bearer ${KEYS.all}` } }),
       { ...env, DB: brokenDb } as typeof env,
     );
     logs.restore();
-    const text = await res.text();
+    const text = res.text;
     expect(res.status).toBe(500);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -221,15 +214,15 @@ describe("API key secrets never leave the request", () => {
     ];
     const texts: string[] = [];
     for (const request of requests) {
-      const res = await direct(request);
-      texts.push(await res.text(), JSON.stringify([...res.headers]));
+      const res = await send(request, env);
+      texts.push(res.text, JSON.stringify([...res.headers]));
     }
     // And one that fails inside, with the database gone.
-    const res500 = await direct(withKey(secret, { path: "/api/v1/brands" }), {
+    const res500 = await send(withKey(secret, { path: "/api/v1/brands" }), {
       ...env,
       DB: brokenDb,
     } as typeof env);
-    texts.push(await res500.text(), JSON.stringify([...res500.headers]));
+    texts.push(res500.text, JSON.stringify([...res500.headers]));
     logs.restore();
     expect(res500.status).toBe(500);
     expect(logs.count()).toBeGreaterThan(0); // the 500 was logged: the capture works
@@ -239,13 +232,14 @@ describe("API key secrets never leave the request", () => {
   });
 
   it("is stored only as its SHA-256 hash, and nothing else in the database holds it", async () => {
-    await direct(
+    await send(
       withKey(secret, {
         path: "/api/v1/suppliers",
         method: "POST",
         body: JSON.stringify({ name: "c", internal_id: unique("LEAK") }),
         headers: { "idempotency-key": "leak-check" },
       }),
+      env,
     );
     const tables = await env.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
@@ -273,8 +267,9 @@ describe("keys are compared in constant time", () => {
   it("checks the stored hash against the computed one on every key lookup", async () => {
     clearApiKeyCache();
     const spy = vi.spyOn(crypto.subtle, "timingSafeEqual");
-    const res = await direct(
+    const res = await send(
       new Request("https://api.test/api/v1/store", { headers: { authorization: `Bearer ${KEYS.read}` } }),
+      env,
     );
     expect(res.status).toBe(200);
     const hash = new TextEncoder().encode(await sha256Hex(KEYS.read));

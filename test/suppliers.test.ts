@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 describe("suppliers", () => {
   it("creates a supplier and answers 201 with Location and name + id", async () => {

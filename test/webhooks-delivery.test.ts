@@ -19,10 +19,11 @@ import {
   type WebhookEvent,
   type WebhookMessage,
 } from "../src/async/webhook-delivery/types.ts";
-import { api, unique } from "./support/api.ts";
+import { api } from "./support/api.ts";
 import { createProduct } from "./support/factories.ts";
 import { submitBulk, waitForJob } from "./support/jobs.ts";
 import { deliverBatchToQueue, deliverToQueue } from "./support/queues.ts";
+import { unique } from "./support/unique.ts";
 
 const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
 

@@ -1,8 +1,9 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { app } from "../src/app.ts";
 import { runRetention } from "../src/async/bulk-jobs/retention.ts";
-import { api, KEYS, unique } from "./support/api.ts";
+import { ids } from "./support/answers.ts";
+import { api } from "./support/api.ts";
+import { unique } from "./support/unique.ts";
 
 const EVENTS = ["job.done", "job.done_with_errors", "job.failed"];
 const receiverUrl = () => `${inject("fixtureOrigin")}/webhooks/ok/${unique("api")}`;
@@ -29,20 +30,8 @@ async function refusal(body: Record<string, unknown>) {
 }
 
 /** Calls the app with `ENVIRONMENT=production`, as the deployed Worker runs. */
-async function apiInProduction(path: string, body: unknown) {
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(`https://api.test${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${KEYS.admin}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }),
-    { ...env, ENVIRONMENT: "production" },
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return { status: res.status, json: (await res.json()) as any };
-}
+const apiInProduction = (path: string, body: unknown) =>
+  api(path, { method: "POST", key: "admin", body, bindings: { ...env, ENVIRONMENT: "production" } });
 
 describe("webhook subscriptions: scopes", () => {
   const routes = (id: number): [string, string, unknown?][] => [
@@ -332,11 +321,11 @@ describe("webhook subscriptions: lists", () => {
     const asc = await api("/api/v1/webhooks?per_page=100");
     expect(asc.status).toBe(200);
     expect(asc.json.pagination).toMatchObject({ current_page: 1, per_page: 100 });
-    const ids = asc.json.data.map((w: { id: number }) => w.id);
-    expect(ids).toEqual([...ids].sort((x: number, y: number) => x - y));
-    expect(ids).toEqual(expect.arrayContaining([a.id, b.id]));
+    const listed = ids(asc);
+    expect(listed).toEqual([...listed].sort((x: number, y: number) => x - y));
+    expect(listed).toEqual(expect.arrayContaining([a.id, b.id]));
     const desc = await api("/api/v1/webhooks?sort=id_desc&per_page=1");
-    expect(desc.json.data[0].id).toBe(Math.max(...ids));
+    expect(desc.json.data[0].id).toBe(Math.max(...listed));
     expect(desc.json.pagination.per_page).toBe(1);
     expect(desc.json.pagination.next_page_url).toContain("page=2");
   });

@@ -84,13 +84,17 @@ export async function stageJob(
  */
 export function capturingEnv() {
   const sent: JobMessage[] = [];
-  const queue = {
-    send: async (message: JobMessage) => {
+  const metadata = { metrics: { backlogCount: 0, backlogBytes: 0 } };
+  const queue: Queue<JobMessage> = {
+    metrics: async () => metadata.metrics,
+    send: async (message) => {
       sent.push({ jobId: message.jobId, chunk: message.chunk });
+      return { metadata };
     },
-    sendBatch: async () => {},
-  } as unknown as Queue;
-  return { testEnv: { ...env, JOBS_QUEUE: queue } as typeof env, sent };
+    sendBatch: async () => ({ metadata }),
+  };
+  const testEnv: typeof env = { ...env, JOBS_QUEUE: queue };
+  return { testEnv, sent };
 }
 
 /** The worker's bindings with a jobs queue that drops every message. */

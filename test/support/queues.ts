@@ -20,11 +20,7 @@ export async function deliverBatchToQueue<T>(queue: string, bodies: T[], testEnv
     bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body })),
   );
   const ctx = createExecutionContext();
-  const handler = worker.queue as unknown as (
-    b: MessageBatch<T>,
-    e: typeof env,
-    c: ExecutionContext,
-  ) => Promise<void>;
+  const handler: ExportedHandlerQueueHandler<typeof env, T> = worker.queue;
   await handler(batch, testEnv, ctx);
   await waitOnExecutionContext(ctx);
   return getQueueResult(batch, ctx);
@@ -33,11 +29,7 @@ export async function deliverBatchToQueue<T>(queue: string, bodies: T[], testEnv
 /** Runs the Worker's scheduled handler as a cron trigger `cron` would, at `scheduledTime`. */
 export async function runScheduled(cron: string, scheduledTime: number, testEnv: typeof env = env) {
   const ctx = createExecutionContext();
-  const scheduled = worker.scheduled as unknown as (
-    c: ScheduledController,
-    e: typeof env,
-    x: ExecutionContext,
-  ) => Promise<void>;
+  const scheduled: ExportedHandlerScheduledHandler<typeof env> = worker.scheduled;
   await scheduled(createScheduledController({ scheduledTime, cron }), testEnv, ctx);
   await waitOnExecutionContext(ctx);
 }
