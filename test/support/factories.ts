@@ -1,4 +1,18 @@
-import { env } from "cloudflare:test";
+import type { BatchItem } from "drizzle-orm/batch";
+import {
+  brands,
+  categories,
+  categoryTranslations,
+  productCategories,
+  productImages,
+  products,
+  productTranslations,
+  suppliers,
+  variantPrices,
+  variants,
+  variantTranslations,
+} from "../../src/db/schema/index.ts";
+import { testDb } from "./test-db.ts";
 
 /**
  * Direct-to-D1 factories for resources that have no synchronous create route (products, variants):
@@ -49,130 +63,107 @@ const CURRENCY: Record<string, string> = {
 };
 
 export async function createProduct(spec: ProductSpec = {}) {
+  const db = testDb();
   const id = next();
-  const variants = spec.variants ?? [{}];
+  const variantSpecs = spec.variants ?? [{}];
   const names = spec.names ?? { "es-ES": `Producto ${id}` };
-  const stmts: D1PreparedStatement[] = [
-    env.DB.prepare(
-      `INSERT INTO products (id, internal_id, product_structure, status, product_kind, stock_management, tax_category, model_code, supplier_id, brand_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'physical', ?, 'standard', ?, ?, ?, ?, ?)`,
-    ).bind(
-      id,
-      spec.internalId === undefined ? `P-${id}` : spec.internalId,
-      spec.structure ?? (variants.length > 1 ? "with-variants" : "simple"),
-      spec.status ?? "published",
-      spec.stockManagement ?? "default",
-      `MC-${id}`,
-      spec.supplierId ?? null,
-      spec.brandId ?? null,
-      spec.createdAt ?? "2026-01-10T10:00:00Z",
-      spec.updatedAt ?? "2026-01-10T10:00:00Z",
-    ),
-  ];
+  const writes: BatchItem<"sqlite">[] = [];
   for (const [locale, name] of Object.entries(names)) {
     const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${id}`;
-    stmts.push(
-      env.DB.prepare(
-        "INSERT INTO product_translations (product_id, locale, name, slug_base, slug, description) VALUES (?, ?, ?, ?, ?, ?)",
-      ).bind(id, locale, name, slug, slug, `Desc ${locale}`),
+    writes.push(
+      db
+        .insert(productTranslations)
+        .values({ productId: id, locale, name, slugBase: slug, slug, description: `Desc ${locale}` }),
     );
   }
   (spec.categoryIds ?? []).forEach((categoryId, position) => {
-    stmts.push(
-      env.DB.prepare(
-        "INSERT INTO product_categories (product_id, category_id, position) VALUES (?, ?, ?)",
-      ).bind(id, categoryId, position),
-    );
+    writes.push(db.insert(productCategories).values({ productId: id, categoryId, position }));
   });
   (spec.images ?? []).forEach((url, position) => {
-    stmts.push(
-      env.DB.prepare("INSERT INTO product_images (product_id, url, position) VALUES (?, ?, ?)").bind(
-        id,
-        url,
-        position,
-      ),
-    );
+    writes.push(db.insert(productImages).values({ productId: id, url, position }));
   });
   const variantIds: number[] = [];
-  variants.forEach((v, position) => {
+  variantSpecs.forEach((v, position) => {
     const vid = next();
     variantIds.push(vid);
-    stmts.push(
-      env.DB.prepare(
-        `INSERT INTO variants (id, product_id, supplier_id, internal_id, sku, ean, status, warehouse_stock, supplier_stock, cost_price_amount, cost_price_currency, position)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        vid,
-        id,
-        spec.supplierId ?? null,
-        v.internalId === undefined ? `V-${vid}` : v.internalId,
-        v.sku ?? `SKU-${vid}`,
-        v.ean === undefined ? `84${vid}` : v.ean,
-        v.status ?? "published",
-        v.warehouseStock ?? 5,
-        v.supplierStock ?? 3,
-        v.costPrice === undefined ? "4.00" : v.costPrice,
-        v.costPrice === null ? null : "EUR",
+    writes.push(
+      db.insert(variants).values({
+        id: vid,
+        productId: id,
+        supplierId: spec.supplierId ?? null,
+        internalId: v.internalId === undefined ? `V-${vid}` : v.internalId,
+        sku: v.sku ?? `SKU-${vid}`,
+        ean: v.ean === undefined ? `84${vid}` : v.ean,
+        status: v.status ?? "published",
+        warehouseStock: v.warehouseStock ?? 5,
+        supplierStock: v.supplierStock ?? 3,
+        costPriceAmount: v.costPrice === undefined ? "4.00" : v.costPrice,
+        costPriceCurrency: v.costPrice === null ? null : "EUR",
         position,
-      ),
+      }),
     );
     for (const [locale, name] of Object.entries(v.names ?? { "es-ES": `Variante ${vid}` })) {
-      stmts.push(
-        env.DB.prepare("INSERT INTO variant_translations (variant_id, locale, name) VALUES (?, ?, ?)").bind(
-          vid,
-          locale,
-          name,
-        ),
-      );
+      writes.push(db.insert(variantTranslations).values({ variantId: vid, locale, name }));
     }
     for (const [market, p] of Object.entries(v.prices ?? { market_es: { list: "10.00" } })) {
-      stmts.push(
-        env.DB.prepare(
-          `INSERT INTO variant_prices (variant_id, market, currency, list_price, offer_price, flash_price, flash_valid_from, flash_valid_until)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).bind(
-          vid,
+      writes.push(
+        db.insert(variantPrices).values({
+          variantId: vid,
           market,
-          CURRENCY[market] ?? "EUR",
-          p.list,
-          p.offer ?? null,
-          p.flash?.price ?? null,
-          p.flash?.from ?? null,
-          p.flash?.until ?? null,
-        ),
+          currency: CURRENCY[market] ?? "EUR",
+          listPrice: p.list,
+          offerPrice: p.offer ?? null,
+          flashPrice: p.flash?.price ?? null,
+          flashValidFrom: p.flash?.from ?? null,
+          flashValidUntil: p.flash?.until ?? null,
+        }),
       );
     }
   });
-  await env.DB.batch(stmts);
+  await db.batch([
+    db.insert(products).values({
+      id,
+      internalId: spec.internalId === undefined ? `P-${id}` : spec.internalId,
+      productStructure: spec.structure ?? (variantSpecs.length > 1 ? "with-variants" : "simple"),
+      status: spec.status ?? "published",
+      productKind: "physical",
+      stockManagement: spec.stockManagement ?? "default",
+      taxCategory: "standard",
+      modelCode: `MC-${id}`,
+      supplierId: spec.supplierId ?? null,
+      brandId: spec.brandId ?? null,
+      createdAt: spec.createdAt ?? "2026-01-10T10:00:00Z",
+      updatedAt: spec.updatedAt ?? "2026-01-10T10:00:00Z",
+    }),
+    ...writes,
+  ]);
   return { id, variantIds };
 }
 
 export async function createCategoryRow(parentId: number | null = null, name?: string) {
+  const db = testDb();
   const id = next();
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO categories (id, parent_id, status) VALUES (?, ?, 'published')").bind(
-      id,
-      parentId,
-    ),
-    env.DB.prepare(
-      "INSERT INTO category_translations (category_id, locale, name, slug) VALUES (?, 'es-ES', ?, ?)",
-    ).bind(id, name ?? `Cat ${id}`, `cat-${id}`),
+  await db.batch([
+    db.insert(categories).values({ id, parentId, status: "published" }),
+    db
+      .insert(categoryTranslations)
+      .values({ categoryId: id, locale: "es-ES", name: name ?? `Cat ${id}`, slug: `cat-${id}` }),
   ]);
   return id;
 }
 
 export async function createBrandRow(name?: string) {
   const id = next();
-  await env.DB.prepare("INSERT INTO brands (id, name, slug) VALUES (?, ?, ?)")
-    .bind(id, name ?? `Brand ${id}`, `brand-${id}`)
-    .run();
+  await testDb()
+    .insert(brands)
+    .values({ id, name: name ?? `Brand ${id}`, slug: `brand-${id}` });
   return id;
 }
 
 export async function createSupplierRow(internalId?: string) {
   const id = next();
-  await env.DB.prepare("INSERT INTO suppliers (id, name, internal_id) VALUES (?, ?, ?)")
-    .bind(id, `Supplier ${id}`, internalId ?? `SUP-${id}`)
-    .run();
+  await testDb()
+    .insert(suppliers)
+    .values({ id, name: `Supplier ${id}`, internalId: internalId ?? `SUP-${id}` });
   return id;
 }
