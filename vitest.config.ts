@@ -16,7 +16,7 @@ export default defineConfig(async () => {
             PUBLIC_BASE_URL: "https://api.test",
             // Webhook retries come at once in tests (the delays are multiplied by this).
             WEBHOOK_RETRY_SCALE: "0",
-            // Cases per route of the property-based fuzz suites (test/fuzz-*.test.ts); default 1,000.
+            // Cases per route of the property-based fuzz suites (test/fuzz/); default 1,000.
             FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
           },
         },

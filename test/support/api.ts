@@ -3,7 +3,7 @@ import { exports } from "cloudflare:workers";
 import { app } from "../../src/app.ts";
 import { KEYS, type KeyName } from "./keys.ts";
 
-export interface ApiOptions {
+interface ApiOptions {
   method?: string;
   body?: unknown;
   /** The test key sent as a bearer token: `all` unless told; null sends none. */

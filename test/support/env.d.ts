@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** Cases per route of the fuzz suites, from the environment; empty for the default. */
+      FUZZ_RUNS: string;
     }
   }
 }

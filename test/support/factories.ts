@@ -22,7 +22,7 @@ import { testDb } from "./test-db.ts";
 let seq = 1_000_000;
 const next = () => ++seq;
 
-export interface VariantSpec {
+interface VariantSpec {
   sku?: string;
   ean?: string | null;
   internalId?: string | null;
@@ -37,7 +37,7 @@ export interface VariantSpec {
   costPrice?: string | null;
 }
 
-export interface ProductSpec {
+interface ProductSpec {
   internalId?: string | null;
   status?: "published" | "unpublished";
   structure?: "simple" | "with-variants";

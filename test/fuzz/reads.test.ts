@@ -1,25 +1,13 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteMeta } from "../src/http/route-table.ts";
-import {
-  authHeaders,
-  checkAnswer,
-  dbFingerprint,
-  existingIds,
-  type FuzzRequest,
-  fillPath,
-  fuzzRuns,
-  loadDemoSeed,
-  loopbackOnlyFetch,
-  type OpenApi,
-  openApi,
-  pathParamNames,
-  pathSegment,
-  queryParams,
-  queryString,
-  routes,
-  send,
-} from "./fuzz-kit.ts";
+import type { RouteMeta } from "../../src/http/route-table.ts";
+import { existingIds, loadDemoSeed } from "./kit/data.ts";
+import { dbFingerprint } from "./kit/db-watch.ts";
+import { fuzzRuns, loopbackOnlyFetch, routes, sendChecked, statusReport } from "./kit/driver.ts";
+import { authHeaders } from "./kit/headers.ts";
+import { type OpenApi, openApi, queryParams } from "./kit/openapi.ts";
+import type { FuzzRequest } from "./kit/request.ts";
+import { fillPath, pathSegments, queryString } from "./kit/urls.ts";
 
 /**
  * Property: for every GET route (lists, single resources, the store, docs, images), adversarial
@@ -58,11 +46,12 @@ function requestArb(route: RouteMeta): fc.Arbitrary<FuzzRequest> {
     : route.path.startsWith("/images")
       ? (ids.images ?? [])
       : (ids.numeric ?? []);
-  const segments = fc.record(
-    Object.fromEntries(pathParamNames(route).map((name) => [name, pathSegment(pool)])),
-  ) as fc.Arbitrary<Record<string, string>>;
   return fc
-    .tuple(segments, fc.option(queryString(params, ids.numeric ?? []), { freq: 8 }), authHeaders("GET"))
+    .tuple(
+      pathSegments(route, pool),
+      fc.option(queryString(params, ids.numeric ?? []), { freq: 8 }),
+      authHeaders("GET"),
+    )
     .map(([seg, query, headers]) => ({
       method: "GET",
       url: `${fillPath(route, seg)}${query === null ? "" : `?${query}`}`,
@@ -85,9 +74,7 @@ describe("fuzz: every GET route", () => {
       const statuses = new Map<number, number>();
       await fc.assert(
         fc.asyncProperty(requestArb(route), async (req) => {
-          const res = await send(req);
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          checkAnswer(req, res);
+          const res = await sendChecked(req, statuses);
           if (list && res.status === 200) {
             const { pagination, data } = res.json;
             if (!Array.isArray(data) || typeof pagination?.total !== "number")
@@ -98,9 +85,7 @@ describe("fuzz: every GET route", () => {
         { numRuns: RUNS },
       );
       expect([...(await dbFingerprint()).entries()]).toEqual([...before.entries()]);
-      timings.push(
-        `${route.path}: ${Date.now() - started} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
-      );
+      timings.push(`${route.path}: ${Date.now() - started} ms, statuses ${statusReport(statuses)}`);
     }, 600_000);
   }
 });

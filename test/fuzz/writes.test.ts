@@ -1,32 +1,18 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { STANDARD_BODY_LIMIT } from "../src/http/body-guard.ts";
-import type { RouteMeta } from "../src/http/route-table.ts";
-import {
-  authHeaders,
-  type BodyPools,
-  bodyArb,
-  checkAnswer,
-  DbWatch,
-  d1RoundTrips,
-  describeRequest,
-  type FuzzRequest,
-  fillPath,
-  fuzzRuns,
-  loopbackOnlyFetch,
-  type OpenApi,
-  openApi,
-  operationOf,
-  pathParamNames,
-  pathSegment,
-  queryParams,
-  queryString,
-  routes,
-  send,
-  urlPool,
-} from "./fuzz-kit.ts";
-import { api } from "./support/api.ts";
-import { createProduct } from "./support/factories.ts";
+import { STANDARD_BODY_LIMIT } from "../../src/http/body-guard.ts";
+import type { RouteMeta } from "../../src/http/route-table.ts";
+import { roundTrips } from "../support/answers.ts";
+import { api } from "../support/api.ts";
+import { createProduct } from "../support/factories.ts";
+import { bodyArb } from "./kit/bodies.ts";
+import { DbWatch } from "./kit/db-watch.ts";
+import { fuzzRuns, loopbackOnlyFetch, routes, sendChecked, statusReport } from "./kit/driver.ts";
+import { authHeaders } from "./kit/headers.ts";
+import { type OpenApi, openApi, operationOf, queryParams } from "./kit/openapi.ts";
+import { describeRequest, type FuzzRequest } from "./kit/request.ts";
+import { type BodyPools, urlPool } from "./kit/schema-values.ts";
+import { fillPath, pathSegments, queryString } from "./kit/urls.ts";
 
 /**
  * Property: for every synchronous write route (POST, PATCH, DELETE), random bodies (schema-guided
@@ -130,9 +116,6 @@ afterAll(() => {
 function requestArb(route: RouteMeta): fc.Arbitrary<FuzzRequest> {
   const op = operationOf(doc, route);
   const schema = op?.requestBody?.content?.["application/json"]?.schema;
-  const segments = fc.record(
-    Object.fromEntries(pathParamNames(route).map((name) => [name, pathSegment(pathIds)])),
-  ) as fc.Arbitrary<Record<string, string>>;
   const query = fc.oneof(
     { weight: 2, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: queryString(queryParams(doc, route), pathIds) },
@@ -148,16 +131,18 @@ function requestArb(route: RouteMeta): fc.Arbitrary<FuzzRequest> {
           freq: 2,
         },
       );
-  return fc.tuple(segments, query, authHeaders(route.method), body).map(([seg, q, headers, b]) => {
-    const h = { ...headers };
-    if (b?.contentType) h["content-type"] = b.contentType;
-    return {
-      method: route.method,
-      url: `${fillPath(route, seg)}${q ? `?${q}` : ""}`,
-      headers: h,
-      body: b?.text,
-    };
-  });
+  return fc
+    .tuple(pathSegments(route, pathIds), query, authHeaders(route.method), body)
+    .map(([seg, q, headers, b]) => {
+      const h = { ...headers };
+      if (b?.contentType) h["content-type"] = b.contentType;
+      return {
+        method: route.method,
+        url: `${fillPath(route, seg)}${q ? `?${q}` : ""}`,
+        headers: h,
+        body: b?.text,
+      };
+    });
 }
 
 describe("fuzz: every synchronous write route", () => {
@@ -174,9 +159,7 @@ describe("fuzz: every synchronous write route", () => {
       await watch.start();
       await fc.assert(
         fc.asyncProperty(requestArb(route), async (req) => {
-          const res = await send(req);
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          checkAnswer(req, res);
+          const res = await sendChecked(req, statuses);
           if (res.status < 400) {
             const t = Date.now();
             await watch.accept();
@@ -184,7 +167,7 @@ describe("fuzz: every synchronous write route", () => {
             return;
           }
           const t = Date.now();
-          const changed = await watch.refuse(d1RoundTrips(res.headers));
+          const changed = await watch.refuse(roundTrips(res.headers));
           checkMs += Date.now() - t;
           if (changed.length > 0) {
             throw new Error(
@@ -195,7 +178,7 @@ describe("fuzz: every synchronous write route", () => {
         { numRuns: RUNS },
       );
       timings.push(
-        `${route.method} ${route.path}: ${Date.now() - started} ms (${checkMs} ms checking the database: ${watch.taken} full fingerprints, ${watch.skipped} refusals without D1 round trips), statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+        `${route.method} ${route.path}: ${Date.now() - started} ms (${checkMs} ms checking the database: ${watch.taken} full fingerprints, ${watch.skipped} refusals without D1 round trips), statuses ${statusReport(statuses)}`,
       );
     }, 900_000);
   }

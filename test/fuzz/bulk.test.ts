@@ -1,30 +1,17 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { BULK_BODY_LIMIT } from "../src/http/body-guard.ts";
-import type { RouteMeta } from "../src/http/route-table.ts";
-import {
-  authHeaders,
-  type BodyPools,
-  bodyArb,
-  checkAnswer,
-  describeRequest,
-  existingIds,
-  type FuzzRequest,
-  fillPath,
-  fuzzRuns,
-  loadDemoSeed,
-  loopbackOnlyFetch,
-  type OpenApi,
-  openApi,
-  operationOf,
-  pathParamNames,
-  pathSegment,
-  routes,
-  send,
-  urlPool,
-} from "./fuzz-kit.ts";
-import { api } from "./support/api.ts";
+import { BULK_BODY_LIMIT } from "../../src/http/body-guard.ts";
+import type { RouteMeta } from "../../src/http/route-table.ts";
+import { api } from "../support/api.ts";
+import { bodyArb } from "./kit/bodies.ts";
+import { existingIds, loadDemoSeed } from "./kit/data.ts";
+import { fuzzRuns, loopbackOnlyFetch, routes, sendChecked, statusReport } from "./kit/driver.ts";
+import { authHeaders } from "./kit/headers.ts";
+import { type OpenApi, openApi, operationOf } from "./kit/openapi.ts";
+import { describeRequest, type FuzzRequest } from "./kit/request.ts";
+import { type BodyPools, urlPool } from "./kit/schema-values.ts";
+import { fillPath, pathSegments } from "./kit/urls.ts";
 
 /**
  * Property: for every bulk route, random bodies (schema-guided records, wrong top-level shapes,
@@ -73,12 +60,9 @@ async function jobCount() {
 
 function requestArb(route: RouteMeta): fc.Arbitrary<FuzzRequest> {
   const schema = operationOf(doc, route)?.requestBody?.content?.["application/json"]?.schema;
-  const segments = fc.record(
-    Object.fromEntries(pathParamNames(route).map((name) => [name, pathSegment(pathIds)])),
-  ) as fc.Arbitrary<Record<string, string>>;
   // Mostly refused at the top level: accepted jobs cost a consumer run each.
   const body = bodyArb(schema, { doc, pools, mutation: 3 }, BULK_BODY_LIMIT, 2);
-  return fc.tuple(segments, authHeaders("POST"), body).map(([seg, headers, b]) => {
+  return fc.tuple(pathSegments(route, pathIds), authHeaders("POST"), body).map(([seg, headers, b]) => {
     const h = { ...headers };
     if (b.contentType) h["content-type"] = b.contentType;
     return { method: "POST", url: fillPath(route, seg), headers: h, body: b.text };
@@ -114,9 +98,7 @@ describe("fuzz: every bulk route", () => {
       await fc.assert(
         fc.asyncProperty(requestArb(route), async (req) => {
           const before = await jobCount();
-          const res = await send(req);
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          checkAnswer(req, res);
+          const res = await sendChecked(req, statuses);
           const after = await jobCount();
           if (res.status === 202) {
             const id = res.json?.[0]?.job_id;
@@ -146,7 +128,7 @@ describe("fuzz: every bulk route", () => {
         expect(job.status, id).toBe(status);
       }
       timings.push(
-        `${route.path}: ${fuzzMs} ms fuzzing + ${Date.now() - started - fuzzMs} ms for ${mine.length} jobs to finish, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+        `${route.path}: ${fuzzMs} ms fuzzing + ${Date.now() - started - fuzzMs} ms for ${mine.length} jobs to finish, statuses ${statusReport(statuses)}`,
       );
     }, 900_000);
   }
