@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { createProduct, createSupplierRow } from "../support/factories.ts";
+import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
 import { type JobView, jobLogs, submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "../support/factories.ts";
+import {
+  createBrandRow,
+  createCategoryRow,
+  createProduct,
+  createSupplierRow,
+} from "../support/factories/catalog.ts";
 import { jobLogs, submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { createProduct, createSupplierRow } from "../support/factories.ts";
+import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
 import { type JobView, jobLogs, submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
 

@@ -21,7 +21,7 @@ import { variantPriceResource } from "../../src/resources/price-lists/variant-pr
 import { productResource } from "../../src/resources/products/products.resource.ts";
 import { roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
-import { createBrandRow, createProduct } from "../support/factories.ts";
+import { createBrandRow, createProduct } from "../support/factories/catalog.ts";
 
 describe("batched reads", () => {
   it("map rows exactly as drizzle's own db.batch does (json, boolean, aggregates, joins, relational queries)", async () => {

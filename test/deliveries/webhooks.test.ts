@@ -20,7 +20,7 @@ import {
   type WebhookMessage,
 } from "../../src/async/webhook-delivery/types.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";
 import { deliverBatchToQueue, deliverToQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";

@@ -4,7 +4,7 @@ import { STANDARD_BODY_LIMIT } from "../../src/http/body-guard.ts";
 import type { RouteMeta } from "../../src/http/route-table.ts";
 import { roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { bodyArb } from "./kit/bodies.ts";
 import { DbWatch } from "./kit/db-watch.ts";
 import { fuzzRuns, loopbackOnlyFetch, routes, sendChecked, statusReport } from "./kit/driver.ts";

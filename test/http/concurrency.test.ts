@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { createBrandRow, createCategoryRow, createProduct } from "../support/factories.ts";
+import { createBrandRow, createCategoryRow, createProduct } from "../support/factories/catalog.ts";
 import { jobLogs, submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
 

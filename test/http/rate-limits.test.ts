@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/http/api-keys.ts";
 import { api } from "../support/api.ts";
+import { createApiKey } from "../support/factories/api-keys.ts";
 import { unique } from "../support/unique.ts";
 
 /**
@@ -15,9 +15,7 @@ const LIMITED = { ...env, RATE_LIMITS: "on" } as typeof env;
 
 async function newKey(scopes = ["read", "write", "admin"]) {
   const secret = `sfk_${unique("rate").replace(/[^A-Za-z0-9]/g, "_")}`;
-  await env.DB.prepare("INSERT INTO api_keys (name, prefix, key_hash, scopes) VALUES (?, ?, ?, ?)")
-    .bind(secret, secret.slice(0, 10), await sha256Hex(secret), JSON.stringify(scopes))
-    .run();
+  await createApiKey(secret, { scopes });
   return secret;
 }
 

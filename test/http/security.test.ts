@@ -1,12 +1,15 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, inject, it, type MockInstance, vi } from "vitest";
+import { apiKeys } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/http/api-keys.ts";
 import { clearApiKeyCache, constantTimeEqual } from "../../src/http/auth.ts";
 import { safeFetch } from "../../src/http/outbound-guard.ts";
 import { api, send } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { apiKeyRow, createApiKey } from "../support/factories/api-keys.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";
 import { KEYS } from "../support/keys.ts";
+import { testDb } from "../support/test-db.ts";
 import { unique } from "../support/unique.ts";
 
 const fixture = inject("fixtureOrigin");
@@ -164,14 +167,7 @@ describe("API key secrets never leave the request", () => {
   const secret = `sfk_${"s3cr3t".repeat(6)}`;
 
   beforeAll(async () => {
-    await env.DB.prepare("INSERT INTO api_keys (name, prefix, key_hash, scopes) VALUES (?, ?, ?, ?)")
-      .bind(
-        "leak-check",
-        secret.slice(0, 10),
-        await sha256Hex(secret),
-        JSON.stringify(["read", "write", "admin"]),
-      )
-      .run();
+    await createApiKey(secret, { name: "leak-check" });
   });
 
   const withKey = (key: string, init: RequestInit & { path: string }) =>
@@ -278,9 +274,10 @@ describe("keys are compared in constant time", () => {
 
   it("refuses a stored hash that matches only case-insensitively", async () => {
     const secret = `sfk_${unique("case").replace(/-/g, "_")}`;
-    await env.DB.prepare("INSERT INTO api_keys (name, prefix, key_hash, scopes) VALUES (?, ?, ?, ?)")
-      .bind("case", secret.slice(0, 10), (await sha256Hex(secret)).toUpperCase(), '["read"]')
-      .run();
+    const row = await apiKeyRow("case", secret, ["read"]);
+    await testDb()
+      .insert(apiKeys)
+      .values({ ...row, keyHash: row.keyHash.toUpperCase() });
     const res = await api("/api/v1/store", { key: null, headers: { authorization: `Bearer ${secret}` } });
     expect(res.status).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { quietEnv, stageJob } from "../support/jobs.ts";
 import { KEYS } from "../support/keys.ts";
 import { deliverToQueue } from "../support/queues.ts";

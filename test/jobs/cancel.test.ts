@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
 import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { jobLogs, quietEnv, stageJob } from "../support/jobs.ts";
 import { deliverToQueue } from "../support/queues.ts";
 

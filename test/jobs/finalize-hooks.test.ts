@@ -4,7 +4,7 @@ import { processJobMessage } from "../../src/async/bulk-jobs/consumer.ts";
 import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
 import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
 import { messageIdFor } from "../../src/async/webhook-delivery/enqueue.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { stageJob } from "../support/jobs.ts";
 
 describe("finalized hooks", () => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../../src/async/bulk-jobs/liveness.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "../support/jobs.ts";
 import { deliverToQueue, runScheduled } from "../support/queues.ts";
 

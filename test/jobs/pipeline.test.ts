@@ -14,7 +14,7 @@ import type { JobMessage, JobType } from "../../src/async/bulk-jobs/types.ts";
 import { createDb } from "../../src/db/client.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { capturingEnv, type JobView, jobLogs, stageJob, submitBulk, waitForJob } from "../support/jobs.ts";
 import { deliverToQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";

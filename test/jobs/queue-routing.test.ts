@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { stageJob, waitForJob } from "../support/jobs.ts";
 import { deliverToQueue } from "../support/queues.ts";
 

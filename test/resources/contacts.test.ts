@@ -1,57 +1,7 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ids } from "../support/answers.ts";
 import { api } from "../support/api.ts";
-
-interface ContactSpec {
-  internalId?: string | null;
-  email?: string;
-  firstName?: string | null;
-  lastName?: string | null;
-  phone?: string | null;
-  preferredLocale?: string | null;
-  isActive?: boolean;
-  customerType?: string | null;
-  isB2b?: boolean;
-  isAgreedPaymentEnabled?: boolean;
-  isCustomer?: boolean;
-  mktState?: "not_subscribed" | "subscribed" | "unsubscribed";
-  lastLoginAt?: string | null;
-  ordersCount?: number;
-  createdAt?: string;
-}
-
-let seq = 500_000;
-
-/** A contact row written straight to D1 (contacts have no create route); customer by default. */
-async function createContact(spec: ContactSpec = {}) {
-  const id = ++seq;
-  await env.DB.prepare(
-    `INSERT INTO contacts (id, internal_id, email, first_name, last_name, phone, preferred_locale, is_active,
-       customer_type, is_b2b, is_agreed_payment_enabled, is_customer, mkt_state, last_login_at, orders_count, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      id,
-      spec.internalId === undefined ? `CUS-${id}` : spec.internalId,
-      spec.email ?? `contact${id}@example.test`,
-      spec.firstName === undefined ? "Ana" : spec.firstName,
-      spec.lastName === undefined ? `Ruiz ${id}` : spec.lastName,
-      spec.phone === undefined ? "+34 600 000 000" : spec.phone,
-      spec.preferredLocale === undefined ? "es-ES" : spec.preferredLocale,
-      spec.isActive === false ? 0 : 1,
-      spec.customerType ?? null,
-      spec.isB2b ? 1 : 0,
-      spec.isAgreedPaymentEnabled ? 1 : 0,
-      spec.isCustomer === false ? 0 : 1,
-      spec.mktState ?? "not_subscribed",
-      spec.lastLoginAt ?? null,
-      spec.ordersCount ?? 0,
-      spec.createdAt ?? "2026-01-10T10:00:00Z",
-    )
-    .run();
-  return id;
-}
+import { createContact } from "../support/factories/contacts.ts";
 
 /** `view=customers` restricted to the given ids, plus extra parameters. */
 const customers = (contactIds: number[], extra = "") =>

@@ -5,21 +5,27 @@ import { contactCount, orderCount } from "../../src/seed/layout.ts";
 import { orderStatements } from "../../src/seed/orders.ts";
 import { ids, roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
+import { createContact } from "../support/factories/contacts.ts";
 
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 
 let seq = 700_000;
 const next = () => ++seq;
 
-async function createContact(firstName: string | null, lastName: string | null) {
+/** A customer as the order tests know them: Catalan, subscribed, one order. */
+function createBuyer(firstName: string | null, lastName: string | null) {
   const id = next();
-  await env.DB.prepare(
-    `INSERT INTO contacts (id, internal_id, email, first_name, last_name, phone, preferred_locale, is_customer, mkt_state, orders_count, created_at)
-     VALUES (?, ?, ?, ?, ?, '+34 600 000 001', 'ca-ES', 1, 'subscribed', 1, '2025-04-01T08:30:00Z')`,
-  )
-    .bind(id, `CUS-${id}`, `buyer${id}@example.test`, firstName, lastName)
-    .run();
-  return id;
+  return createContact({
+    id,
+    email: `buyer${id}@example.test`,
+    firstName,
+    lastName,
+    phone: "+34 600 000 001",
+    preferredLocale: "ca-ES",
+    mktState: "subscribed",
+    ordersCount: 1,
+    createdAt: "2025-04-01T08:30:00Z",
+  });
 }
 
 interface LineSpec {
@@ -247,7 +253,7 @@ describe("order representation", () => {
 
 describe("order customer include", () => {
   it("embeds the customer with exactly id, email, full_name, created_at and preferred_locale", async () => {
-    const contactId = await createContact("Jordi", "Puig");
+    const contactId = await createBuyer("Jordi", "Puig");
     const { id } = await createOrder({ contactId });
     const res = await api(`/api/v1/orders/${id}?includes=customer`);
     expect(res.status).toBe(200);
@@ -267,7 +273,7 @@ describe("order customer include", () => {
   });
 
   it("keeps the customer's own representation when fields limits the order", async () => {
-    const contactId = await createContact(null, null);
+    const contactId = await createBuyer(null, null);
     const { id } = await createOrder({ contactId });
     const res = await api(`/api/v1/orders/${id}?fields=email&includes=customer`);
     expect(res.json).toEqual({
@@ -290,7 +296,7 @@ describe("order customer include", () => {
   });
 
   it("loads line items and customers of a page in a number of round trips that does not grow with the page", async () => {
-    const contactId = await createContact("Round", "Trip");
+    const contactId = await createBuyer("Round", "Trip");
     const small = [await createOrder({ contactId, lines: [{}] }), await createOrder({ lines: [{}, {}] })];
     const large = [...small];
     for (let i = 0; i < 6; i++)

@@ -2,7 +2,12 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ids, roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
-import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "../support/factories.ts";
+import {
+  createBrandRow,
+  createCategoryRow,
+  createProduct,
+  createSupplierRow,
+} from "../support/factories/catalog.ts";
 import { unique } from "../support/unique.ts";
 
 interface Discount {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ids, roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
-import { createBrandRow, createCategoryRow, createProduct, createSupplierRow } from "../support/factories.ts";
+import {
+  createBrandRow,
+  createCategoryRow,
+  createProduct,
+  createSupplierRow,
+} from "../support/factories/catalog.ts";
 
 describe("product representation", () => {
   it("returns fixed and default fields with translatable ones only under translations", async () => {

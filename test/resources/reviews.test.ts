@@ -10,7 +10,7 @@ import {
 import { reviewStatements } from "../../src/seed/reviews.ts";
 import { ids } from "../support/answers.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories.ts";
+import { createProduct } from "../support/factories/catalog.ts";
 import { unique } from "../support/unique.ts";
 
 const paths = (res: { json: { errors: { path: string }[] } }) => res.json.errors.map((e) => e.path).sort();

@@ -1,6 +1,6 @@
 import { apiKeys, store, storeTranslations } from "../../src/db/schema/index.ts";
-import { sha256Hex } from "../../src/http/api-keys.ts";
 import { SUPPORTED_LOCALES } from "../../src/lib/locales.ts";
+import { apiKeyRow } from "./factories/api-keys.ts";
 import { KEY_SCOPES, KEYS, type KeyName } from "./keys.ts";
 import { testDb } from "./test-db.ts";
 
@@ -9,10 +9,7 @@ export async function seedTestBasics() {
   const db = testDb();
   const keys = await Promise.all(
     (Object.entries(KEYS) as [KeyName, string][]).map(async ([name, secret]) => ({
-      name,
-      prefix: secret.slice(0, 10),
-      keyHash: await sha256Hex(secret),
-      scopes: KEY_SCOPES[name],
+      ...(await apiKeyRow(name, secret, KEY_SCOPES[name])),
       revokedAt: name === "revoked" ? "2026-01-01T00:00:00Z" : null,
     })),
   );

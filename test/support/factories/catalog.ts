@@ -11,8 +11,8 @@ import {
   variantPrices,
   variants,
   variantTranslations,
-} from "../../src/db/schema/index.ts";
-import { testDb } from "./test-db.ts";
+} from "../../../src/db/schema/index.ts";
+import { testDb } from "../test-db.ts";
 
 /**
  * Direct-to-D1 factories for resources that have no synchronous create route (products, variants):
