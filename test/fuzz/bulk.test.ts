@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BULK_BODY_LIMIT } from "../../src/http/body-guard.ts";
 import type { RouteMeta } from "../../src/http/route-table.ts";
 import { api } from "../support/api.ts";
+import { jobCount } from "../support/jobs.ts";
 import { bodyArb } from "./kit/bodies.ts";
 import { existingIds, loadDemoSeed } from "./kit/data.ts";
 import { fuzzRuns, loopbackOnlyFetch, routes, sendChecked, statusReport } from "./kit/driver.ts";
@@ -52,11 +53,6 @@ afterAll(() => {
   restoreFetch();
   console.log(`fuzz bulk (${RUNS} cases per route):\n  ${timings.join("\n  ")}`);
 });
-
-async function jobCount() {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM jobs").first<{ n: number }>();
-  return row?.n ?? 0;
-}
 
 function requestArb(route: RouteMeta): fc.Arbitrary<FuzzRequest> {
   const schema = operationOf(doc, route)?.requestBody?.content?.["application/json"]?.schema;

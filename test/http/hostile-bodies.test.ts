@@ -4,10 +4,8 @@ import { CHUNK_MAX_RECORDS, payloadKey } from "../../src/async/bulk-jobs/chunkin
 import { JSON_MAX_DEPTH } from "../../src/http/json-scan.ts";
 import { MAX_LISTED_PROBLEMS } from "../../src/http/problem.ts";
 import { api } from "../support/api.ts";
+import { jobCount } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
-
-const jobCount = async () =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs").first<{ n: number }>())?.n ?? 0;
 
 /** `depth` nested arrays around `inner`. */
 const nested = (depth: number, inner = "1") => `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`;

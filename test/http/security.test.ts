@@ -142,10 +142,7 @@ describe("security headers on every response", () => {
 
   it("a 500 is problem JSON with nosniff and a request id, and leaks no stack or internal message", async () => {
     const logs = captureLogs();
-    const res = await send(
-      new Request("https://api.test/api/v1/brands", { headers: { authorization: `Bearer ${KEYS.all}` } }),
-      { ...env, DB: brokenDb } as typeof env,
-    );
+    const res = await api("/api/v1/brands", { bindings: { ...env, DB: brokenDb } as typeof env });
     logs.restore();
     const text = res.text;
     expect(res.status).toBe(500);
@@ -263,10 +260,7 @@ describe("keys are compared in constant time", () => {
   it("checks the stored hash against the computed one on every key lookup", async () => {
     clearApiKeyCache();
     const spy = vi.spyOn(crypto.subtle, "timingSafeEqual");
-    const res = await send(
-      new Request("https://api.test/api/v1/store", { headers: { authorization: `Bearer ${KEYS.read}` } }),
-      env,
-    );
+    const res = await api("/api/v1/store", { key: "read", bindings: env });
     expect(res.status).toBe(200);
     const hash = new TextEncoder().encode(await sha256Hex(KEYS.read));
     expect(spy).toHaveBeenCalledWith(hash, hash);

@@ -19,6 +19,12 @@ export interface JobView {
   summary: Record<string, number>;
 }
 
+/** How many jobs exist (accepted bulk requests). */
+export async function jobCount() {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM jobs").first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 /** Posts a bulk request and returns its job id (asserting the 202 answer shape). */
 export async function submitBulk(path: string, body: unknown): Promise<string> {
   const res = await api(path, { method: "POST", body });
