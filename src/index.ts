@@ -1,8 +1,8 @@
 import { app } from "./app.ts";
 import { onJobFinalized } from "./async/bulk-jobs/finalize.ts";
-import { runCron } from "./async/cron.ts";
 import { routeQueue } from "./async/queues.ts";
 import { enqueueJobWebhooks } from "./async/webhook-delivery/enqueue.ts";
+import { runCron } from "./cron.ts";
 import type { Bindings } from "./env.ts";
 
 // A job reaching its final state enqueues one webhook delivery per matching subscription.
