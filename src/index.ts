@@ -1,9 +1,9 @@
 import { app } from "./app.ts";
 import { onJobFinalized } from "./async/bulk-jobs/finalize.ts";
-import { routeQueue } from "./async/queues.ts";
 import { enqueueJobWebhooks } from "./async/webhook-delivery/enqueue.ts";
 import { runCron } from "./cron.ts";
 import type { Bindings } from "./env.ts";
+import { routeQueue } from "./queues.ts";
 
 // A job reaching its final state enqueues one webhook delivery per matching subscription.
 onJobFinalized(enqueueJobWebhooks);
