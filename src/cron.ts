@@ -1,6 +1,6 @@
 import { sweepStalledJobs } from "./async/bulk-jobs/liveness.ts";
 import { runJobRetention } from "./async/bulk-jobs/retention.ts";
-import { purgeOldWebhookDeliveries } from "./async/webhook-delivery/retention.ts";
+import { purgeOldWebhookDeliveries } from "./async/deliveries/retention.ts";
 import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
 import type { Bindings } from "./env.ts";
 import { purgeExpiredIdempotencyKeys } from "./http/idempotency.ts";

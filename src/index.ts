@@ -1,7 +1,7 @@
 import { app } from "./app.ts";
 import { onJobFinalized } from "./async/bulk-jobs/finalize.ts";
-import { enqueueJobWebhooks } from "./async/webhook-delivery/enqueue.ts";
-import { renderJobsWith } from "./async/webhook-delivery/payload.ts";
+import { enqueueJobWebhooks } from "./async/deliveries/enqueue.ts";
+import { renderJobsWith } from "./async/deliveries/payload.ts";
 import { rowRenderer } from "./conventions/row-renderer.ts";
 import { runCron } from "./cron.ts";
 import type { Bindings } from "./env.ts";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { processDeadLetter, processJobMessage } from "./async/bulk-jobs/consumer.ts";
 import type { JobMessage } from "./async/bulk-jobs/types.ts";
-import { processWebhookBatch } from "./async/webhook-delivery/consumer.ts";
-import { processWebhookDeadLetters } from "./async/webhook-delivery/dead-letter.ts";
-import { WEBHOOK_EVENTS, type WebhookMessage } from "./async/webhook-delivery/types.ts";
+import { processWebhookBatch } from "./async/deliveries/consumer.ts";
+import { processWebhookDeadLetters } from "./async/deliveries/dead-letter.ts";
+import { WEBHOOK_EVENTS, type WebhookMessage } from "./async/deliveries/types.ts";
 import type { Bindings } from "./env.ts";
 import { describeError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
