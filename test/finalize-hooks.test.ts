@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { processJobMessage } from "../src/async/bulk-jobs/consumer.ts";
 import { onJobFinalized } from "../src/async/bulk-jobs/finalize.ts";
 import type { JobRow } from "../src/async/bulk-jobs/types.ts";
-import { messageIdFor } from "../src/async/webhook-delivery/enqueue.ts";
+import { messageIdFor } from "../src/async/deliveries/enqueue.ts";
 import { createProduct } from "./factories.ts";
 import { stageJob } from "./jobs-helpers.ts";
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { app } from "../src/app.ts";
-import { runRetention } from "../src/async/bulk-jobs/retention.ts";
+import { CRON_TASKS } from "../src/cron.ts";
 import { api, KEYS, unique } from "./helpers.ts";
 
 const EVENTS = ["job.done", "job.done_with_errors", "job.failed"];
@@ -431,7 +431,7 @@ describe("webhook deliveries: retention", () => {
       insert("msg_old", "2026-04-30T23:59:59Z"),
       insert("msg_recent", "2026-05-02T00:00:01Z"),
     ]);
-    await runRetention(env, now);
+    await CRON_TASKS["webhook-delivery-retention"](env, now);
     const rows = await env.DB.prepare("SELECT message_id FROM webhook_deliveries WHERE webhook_id = ?")
       .bind(id)
       .all<{ message_id: string }>();
