@@ -1,14 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
-import {
-  PRICE_MATCH_BY,
-  PriceListPriceRecord,
-  priceListPrices,
-} from "../../async/bulk-jobs/processors/price-list-prices.ts";
 import { batch } from "../../db/client.ts";
 import { priceLists } from "../../db/schema/index.ts";
 import { notFound } from "../../http/problem.ts";
+import { PRICE_MATCH_BY, PriceListPriceRecord, priceListPrices } from "./variant-prices.bulk-processor.ts";
 
 export const variantPricesBulk = {
   type: "price_list_variant_prices_bulk_update",

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
-import { PRODUCT_MATCH_BY, ProductUpsertRecord } from "../../async/bulk-jobs/processors/product-record.ts";
-import { productsUpsert } from "../../async/bulk-jobs/processors/products-upsert.ts";
+import { productsUpsert } from "./products.bulk-processor.ts";
+import { PRODUCT_MATCH_BY, ProductUpsertRecord } from "./products.bulk-record.ts";
 
 export const productsBulk = {
   type: "products_bulk_upsert",

@@ -1,5 +1,5 @@
 import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
-import { identifiersLink, LinkIdentifiersItem } from "../../async/bulk-jobs/processors/identifiers-link.ts";
+import { identifiersLink, LinkIdentifiersItem } from "./link-identifiers.bulk-processor.ts";
 
 /** One operation under two routes: the products and the variants resources both offer it. */
 export const linkIdentifiersBulk = {

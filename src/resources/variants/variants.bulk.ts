@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { VARIANT_MATCH_BY } from "../../async/bulk-jobs/match-variants.ts";
 import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
-import { VARIANT_MATCH_BY } from "../../async/bulk-jobs/processors/match-variants.ts";
-import { VariantUpdateRecord, variantsUpdate } from "../../async/bulk-jobs/processors/variants-update.ts";
+import { VariantUpdateRecord, variantsUpdate } from "./variants.bulk-processor.ts";
 
 export const variantsBulk = {
   type: "variants_bulk_update",

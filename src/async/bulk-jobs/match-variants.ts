@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { rawAll } from "../../../db/raw.ts";
+import { rawAll } from "../../db/raw.ts";
 
 export const VARIANT_MATCH_BY = ["id", "internal_id", "ean", "sku_supplier"] as const;
 export type VariantMatchBy = (typeof VARIANT_MATCH_BY)[number];

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import { isoSeconds } from "../../../lib/time.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
-import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
-import { validateFields } from "../validate.ts";
-import { planVariantWrite, variantWriteShape } from "../variant-fields.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk-jobs/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
+import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
+import { validateFields } from "../../async/bulk-jobs/validate.ts";
+import { planVariantWrite, variantWriteShape } from "../../async/bulk-jobs/variant-fields.ts";
+import { isoSeconds } from "../../lib/time.ts";
 
 export const VariantUpdateRecord = z
   .object({

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { SHOP_CURRENCY } from "../../../lib/locales.ts";
-import { toScale } from "../../../lib/money.ts";
-import { isoSeconds } from "../../../lib/time.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
-import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
-import { amountString, nonEmpty, positiveInt, validateFields } from "../validate.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk-jobs/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
+import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
+import { amountString, nonEmpty, positiveInt, validateFields } from "../../async/bulk-jobs/validate.ts";
+import { SHOP_CURRENCY } from "../../lib/locales.ts";
+import { toScale } from "../../lib/money.ts";
+import { isoSeconds } from "../../lib/time.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
 type PriceMatchBy = (typeof PRICE_MATCH_BY)[number];

@@ -1,19 +1,19 @@
-import { slugCandidates, slugify } from "../../../lib/slug.ts";
-import { isoSeconds } from "../../../lib/time.ts";
-import { updateJson } from "../bulk-sql.ts";
+import { updateJson } from "../../async/bulk-jobs/bulk-sql.ts";
 import {
   failed,
   identifiersOf,
   type RecordProblems as Problems,
   RecordProblems,
   succeeded,
-} from "../record-errors.ts";
-import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
-import { validateFields } from "../validate.ts";
-import { planVariantWrite } from "../variant-fields.ts";
-import { type ExistingProduct, type ExistingVariant, lookupProducts } from "./product-lookups.ts";
-import { type ProductRecord, ProductUpsertRecord } from "./product-record.ts";
+} from "../../async/bulk-jobs/record-errors.ts";
+import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
+import { validateFields } from "../../async/bulk-jobs/validate.ts";
+import { planVariantWrite } from "../../async/bulk-jobs/variant-fields.ts";
+import { slugCandidates, slugify } from "../../lib/slug.ts";
+import { isoSeconds } from "../../lib/time.ts";
+import { type ExistingProduct, type ExistingVariant, lookupProducts } from "./products.bulk-lookups.ts";
+import { type ProductRecord, ProductUpsertRecord } from "./products.bulk-record.ts";
 
 const UPSERT_TABLES = new Set(["product_translations", "variant_translations", "variant_prices"]);
 
