@@ -2,7 +2,7 @@ import { updateJson } from "../../async/bulk-jobs/bulk-sql.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
 import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
-import { validateFields } from "../../async/bulk-jobs/validate.ts";
+import { validateMatchable } from "../../async/bulk-jobs/validate.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
@@ -26,17 +26,15 @@ export const productsUpsert: Processor = {
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
-      const raw = (data ?? {}) as Record<string, unknown>;
-      const { value: record, invalid } = validateFields(ProductUpsertRecord, data, problems);
+      const valid = validateMatchable(
+        ProductUpsertRecord,
+        data,
+        { by: matchBy, fields: [matchBy] },
+        problems,
+      );
+      if (!valid) continue;
+      const { value: record, invalid } = valid;
       invalidOf.set(index, invalid);
-      if (raw[matchBy] === undefined || raw[matchBy] === null || raw[matchBy] === "") {
-        problems.add("INVALID_IDENTIFIER", matchBy, `is required to match by ${matchBy}`);
-        continue;
-      }
-      if (invalid.has(matchBy)) {
-        problems.add("INVALID_IDENTIFIER", matchBy, "is not a valid identifier");
-        continue;
-      }
       // Records with invalid fields are still matched, so NOT_FOUND outranks their field errors.
       parsed.set(index, record);
     }
