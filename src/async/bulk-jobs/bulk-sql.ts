@@ -86,32 +86,15 @@ function insertGroups(
  * matched by `keys`. A field sent as JSON null sets NULL; a field not sent keeps its value, so two
  * writers changing different fields of one row never undo each other.
  */
-export function updateJson(
-  table: string,
-  keys: string[],
-  columns: string[],
-  rows: JsonRow[],
-  extraSet: SQL[] = [],
-): SQL[] {
-  if (columns.length === 0 && extraSet.length === 0) return [];
-  return updateGroups(table, keys, columns, jsonGroups(rows), extraSet);
-}
+export const updateJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] =>
+  updateGroups(table, keys, columns, jsonGroups(rows));
 
-function updateGroups(
-  table: string,
-  keys: string[],
-  columns: string[],
-  groups: string[],
-  extraSet: SQL[] = [],
-): SQL[] {
-  if (columns.length === 0 && extraSet.length === 0) return [];
-  const sets = [
-    ...columns.map(
-      (c) =>
-        sql`${ident(c)} = CASE WHEN ${present("j", c)} IS NULL THEN ${ident(table)}.${ident(c)} ELSE ${field("j", c)} END`,
-    ),
-    ...extraSet,
-  ];
+function updateGroups(table: string, keys: string[], columns: string[], groups: string[]): SQL[] {
+  if (columns.length === 0) return [];
+  const sets = columns.map(
+    (c) =>
+      sql`${ident(c)} = CASE WHEN ${present("j", c)} IS NULL THEN ${ident(table)}.${ident(c)} ELSE ${field("j", c)} END`,
+  );
   const match = sql.join(
     keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
     sql` AND `,
