@@ -12,7 +12,7 @@ export type JsonRow = Record<string, unknown>;
  * (2 MB on newer limits); rows beyond this budget go to further statements of the same batch, so
  * a chunk with long descriptions in many locales still fits. A single row is never split.
  */
-export const MAX_JSON_PARAM_BYTES = 512 * 1024;
+const MAX_JSON_PARAM_BYTES = 512 * 1024;
 
 const encoder = new TextEncoder();
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -21,7 +21,7 @@ export const utf8Length = (text: string) =>
   NON_ASCII.test(text) ? encoder.encode(text).length : text.length;
 
 /** Rows grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
-export function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let bytes = 2;

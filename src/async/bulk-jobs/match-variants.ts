@@ -13,7 +13,7 @@ export interface VariantKey {
   supplier_internal_id?: string;
 }
 
-export interface MatchedVariant {
+interface MatchedVariant {
   id: number;
   product_id: number;
   /** With `markets`: the markets that already have a price for this variant. */
@@ -23,7 +23,7 @@ export interface MatchedVariant {
 }
 
 /** What else to read about each matched variant, in the same query. */
-export interface MatchOptions {
+interface MatchOptions {
   markets?: boolean;
   priceListId?: number;
 }

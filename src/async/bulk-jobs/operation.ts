@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env.ts";
 import type { JobType, Processor } from "./types.ts";
 
 /** One route accepting a bulk operation; an operation's routes share its summary, description and body. */
-export interface BulkRoute {
+interface BulkRoute {
   path: string;
   operationId: string;
   tag: string;

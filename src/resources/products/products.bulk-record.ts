@@ -10,7 +10,7 @@ const httpsUrl = z
   .url("must be a URL")
   .refine((u) => u.startsWith("https://"), "must be an https URL");
 
-export const NestedVariantRecord = z
+const NestedVariantRecord = z
   .object({ id: positiveInt().optional(), ...variantWriteShape })
   .strict()
   .openapi("ProductBulkVariant", {
@@ -66,4 +66,3 @@ export const ProductUpsertRecord = z
   });
 
 export type ProductRecord = z.output<typeof ProductUpsertRecord>;
-export type NestedVariant = z.output<typeof NestedVariantRecord>;
