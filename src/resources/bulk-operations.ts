@@ -9,8 +9,8 @@ import { variantsBulk } from "./variants/variants.bulk.ts";
 
 /**
  * Every bulk operation, by the job type it runs. Its routes mount in this order (the order of the
- * API document), and the jobs consumer runs each job with its operation's processor (src/index.ts
- * hands this registry to the queue handler).
+ * API document), and the jobs consumer runs each job with its operation's processor (src/queues.ts
+ * hands it this registry).
  */
 export const BULK_OPERATIONS: BulkOperations = {
   products_bulk_upsert: productsBulk,
