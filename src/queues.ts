@@ -7,6 +7,7 @@ import { WEBHOOK_EVENTS, type WebhookMessage } from "./async/deliveries/types.ts
 import type { Bindings } from "./env.ts";
 import { describeError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
+import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
 
 /** A batch of messages whose bodies passed their queue's schema. */
 type ParsedBatch<Body> = Pick<MessageBatch<Body>, "queue" | "messages">;
@@ -46,7 +47,7 @@ const QUEUES = new Map<string, QueueConsumer>([
     "jobs",
     consumer({
       message: jobMessage,
-      consume: eachJobMessage(processJobMessage),
+      consume: eachJobMessage((env, message) => processJobMessage(env, message, BULK_OPERATIONS)),
       deadLetters: eachJobMessage(processDeadLetter),
     }),
   ],

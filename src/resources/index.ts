@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { registerBulkRoutes } from "../async/bulk-jobs/bulk.routes.ts";
 import type { AppEnv } from "../env.ts";
 import { registerBrands } from "./brands/brands.routes.ts";
+import { registerBulkRoutes } from "./bulk-operations.ts";
 import { registerCategories } from "./categories/categories.routes.ts";
 import { registerContacts } from "./contacts/contacts.routes.ts";
 import { registerJobs } from "./jobs/jobs.routes.ts";
