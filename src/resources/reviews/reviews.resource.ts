@@ -7,11 +7,9 @@ import { reviews } from "../../db/schema/index.ts";
 import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
 import { ApiError } from "../../http/problem.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
+import { REVIEW_STATUSES, REVIEW_TYPES } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
-
-export const REVIEW_STATUSES = ["published", "unpublished"] as const;
-export const REVIEW_TYPES = ["product", "store"] as const;
 
 /** `locale` filter: one supported locale; anything else is `unsupported_locale`. */
 const localeFilter = z
