@@ -13,7 +13,7 @@ import {
   stringListParam,
   stringParam,
 } from "../../http/params.ts";
-import { MKT_STATES } from "./contacts.schema.ts";
+import { ContactSchema, MKT_STATES } from "./contacts.schema.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -37,6 +37,12 @@ const VIEWS = {
 export const contactResource = defineResource<ContactRow>({
   name: "contacts",
   label: "Contact",
+  path: "/contacts",
+  tag: "Contacts",
+  plural: "Contacts",
+  item: ContactSchema,
+  description:
+    "`view` is required: `customers` lists contacts with `is_customer`, `subscribers` contacts whose `mkt_state` is not `not_subscribed`. Both views render contacts the same way.",
   table: contacts,
   idColumn: contacts.id,
   localized: false,

@@ -10,6 +10,7 @@ import { contactResource } from "../contacts/contacts.resource.ts";
 import {
   DELIVERY_METHODS,
   FULFILLMENT_STATUSES,
+  OrderSchema,
   PAYMENT_STATUSES,
   WAREHOUSE_RELEASE_STATUSES,
 } from "./orders.schema.ts";
@@ -72,6 +73,12 @@ function lineItem(item: LineItemRow, currency: string) {
 export const orderResource = defineResource<OrderRow>({
   name: "orders",
   label: "Order",
+  path: "/orders",
+  tag: "Orders",
+  plural: "Orders",
+  item: OrderSchema,
+  description:
+    "Newest first by default. `fields=line_items` adds the lines as sold (unit prices with 5 decimals); `includes=customer` embeds the contact (`id`, `email`, `full_name`, `created_at`, `preferred_locale`), null for orders without one.",
   table: orders,
   idColumn: orders.id,
   localized: false,

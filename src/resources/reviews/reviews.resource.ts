@@ -7,7 +7,7 @@ import { reviews } from "../../db/schema/index.ts";
 import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
 import { ApiError } from "../../http/problem.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import { REVIEW_STATUSES, REVIEW_TYPES } from "./reviews.schema.ts";
+import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
 
@@ -42,6 +42,12 @@ const ratingFilter = listParam<number>(
 export const reviewResource = defineResource<ReviewRow>({
   name: "reviews",
   label: "Review",
+  path: "/reviews",
+  tag: "Reviews",
+  plural: "Reviews",
+  item: ReviewSchema,
+  description:
+    "Newest first by default. `rating` sorts put reviews without a rating last in both directions; ties break by id.",
   table: reviews,
   idColumn: reviews.id,
   localized: false,
