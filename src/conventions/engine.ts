@@ -82,7 +82,7 @@ export async function listResource(
   const per = resource.perPage ?? { default: 50, max: 100 };
   const page = query.page ?? 1;
   const perPage = query.per_page ?? per.default;
-  const where = and(extraWhere, resource.scope?.(ctx), ...filterConditions(resource, query, ctx));
+  const where = and(extraWhere, resource.where?.(ctx), ...filterConditions(resource, query, ctx));
   const sort = sortOf(resource, query.sort ?? resource.defaultSort);
   const offset = (page - 1) * perPage;
   const selection = selectionOf(resource, query);
@@ -136,7 +136,7 @@ export async function getResource(
   extraWhere?: SQL,
 ) {
   const ctx = await renderContext(c, query.locales);
-  const where = and(eq(resource.idColumn, id), extraWhere, resource.scope?.(ctx));
+  const where = and(eq(resource.idColumn, id), extraWhere, resource.where?.(ctx));
   const plan = planRender(ctx, resource, idList([id]), selectionOf(resource, query));
   const [found, ...rest] = await batchAll(c, [
     ctx.db.select(rowColumns(resource)).from(resource.table).where(where).limit(1),

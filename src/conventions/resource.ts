@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import type { AppEnv, Db } from "../env.ts";
+import type { Scope } from "../http/route-table.ts";
 import type { IdSet } from "./id-set.ts";
 import type { StoreSettings } from "./store-settings.ts";
 
@@ -89,10 +90,45 @@ export interface FilterDef {
 
 export type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };
 
+type IdValue = z.ZodType<string | number, string>;
+
+/** Where a sub-resource's rows belong: its list is served under one parent row, e.g. `/jobs/{id}/logs`. */
+export interface ParentDef {
+  /** The parent's label, table and key column: a list under an unknown parent is 404 ("Job not found"). */
+  label: string;
+  table: SQLiteTable;
+  idColumn: SQLiteColumn;
+  /** The path's one parameter, the parent's id, named as in `path`. */
+  params: z.ZodObject<Record<string, IdValue>>;
+  /** This resource's column holding the parent's id. */
+  column: SQLiteColumn;
+  /** The list's summary ("List the log entries of a job"). */
+  summary: string;
+}
+
 export interface ResourceDef<Row extends { id: number | string }, TrRow = unknown> {
   name: string;
   /** Singular label used in messages ("Brand not found"). */
   label: string;
+  /** Collection path under `/api/v1` (`/brands`); a sub-resource's holds its parent's id (`/jobs/{id}/logs`). */
+  path: string;
+  /** The OpenAPI tag of its operations. */
+  tag: string;
+  /**
+   * Plural of `label`. The two name the standard operations: `listPriceLists` "List price lists",
+   * `getPriceList` "Get a price list"; under a parent, `list` + the parent's label + this (`listJobLogs`).
+   */
+  plural: string;
+  /** Contract schema of one item: the default representation and every optional field. */
+  item: z.ZodObject;
+  /** What the list's documentation says beyond its summary. */
+  description?: string;
+  /** The API key scope every operation of the resource needs; absent: `read` to read, `write` to write. */
+  scope?: Scope;
+  /** The `{id}` path parameter of its get; absent: a positive integer. */
+  idParam?: z.ZodObject<{ id: IdValue }>;
+  /** Set when the resource is listed only under one parent row (and has no get of its own). */
+  parent?: ParentDef;
   table: SQLiteTable;
   /**
    * The column that keys a row: rows are selected with it aliased as `id`, which loaders, sorts'
@@ -113,7 +149,7 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
   sorts: Record<string, SortDef>;
   defaultSort: string;
   /** Extra condition every list and get applies (e.g. rows a view never shows). */
-  scope?: (ctx: RenderContext) => SQL | undefined;
+  where?: (ctx: RenderContext) => SQL | undefined;
   perPage?: { default: number; max: number };
   /** Whether the resource takes `locales` (it has translations or market prices). */
   localized: boolean;

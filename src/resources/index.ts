@@ -1,30 +1,58 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { registerBulkRoutes } from "../async/bulk-jobs/bulk.routes.ts";
+import { mountResource, type ResourceRoutes } from "../conventions/routes.ts";
 import type { AppEnv } from "../env.ts";
-import { registerBrands } from "./brands/brands.routes.ts";
-import { registerCategories } from "./categories/categories.routes.ts";
-import { registerContacts } from "./contacts/contacts.routes.ts";
-import { registerJobs } from "./jobs/jobs.routes.ts";
-import { registerOrders } from "./orders/orders.routes.ts";
-import { registerPriceLists } from "./price-lists/price-lists.routes.ts";
-import { registerProducts } from "./products/products.routes.ts";
-import { registerReviews } from "./reviews/reviews.routes.ts";
+import { brandResource } from "./brands/brands.resource.ts";
+import { brandRoutes } from "./brands/brands.routes.ts";
+import { registerBulkRoutes } from "./bulk-operations.ts";
+import { categoryResource } from "./categories/categories.resource.ts";
+import { categoryRoutes } from "./categories/categories.routes.ts";
+import { contactResource } from "./contacts/contacts.resource.ts";
+import { jobLogResource, jobResource } from "./jobs/jobs.resource.ts";
+import { jobRoutes } from "./jobs/jobs.routes.ts";
+import { orderResource } from "./orders/orders.resource.ts";
+import { priceListResource } from "./price-lists/price-lists.resource.ts";
+import { priceListRoutes } from "./price-lists/price-lists.routes.ts";
+import { variantPriceResource } from "./price-lists/variant-prices.resource.ts";
+import { variantPriceRoutes } from "./price-lists/variant-prices.routes.ts";
+import { productResource } from "./products/products.resource.ts";
+import { reviewResource } from "./reviews/reviews.resource.ts";
+import { reviewRoutes } from "./reviews/reviews.routes.ts";
 import { registerStore } from "./store/store.routes.ts";
-import { registerSuppliers } from "./suppliers/suppliers.routes.ts";
-import { registerWebhooks } from "./webhooks/webhooks.routes.ts";
+import { supplierResource } from "./suppliers/suppliers.resource.ts";
+import { supplierRoutes } from "./suppliers/suppliers.routes.ts";
+import { variantResource } from "./variants/variants.resource.ts";
+import { registerWebhookEvents } from "./webhooks/webhooks.events.ts";
+import { webhookDeliveryResource, webhookResource } from "./webhooks/webhooks.resource.ts";
+import { webhookRoutes } from "./webhooks/webhooks.routes.ts";
 
-/** Mounts every resource's routes on the app. */
+/**
+ * Every resource: its declaration, whose standard routes (list and get, or the list under its
+ * parent) are served from it, and the routes it adds. Mounted in this order, which is the order of
+ * the served document's paths.
+ */
+export const RESOURCES: ResourceRoutes[] = [
+  { resource: brandResource, routes: brandRoutes },
+  { resource: categoryResource, routes: categoryRoutes },
+  { resource: supplierResource, routes: supplierRoutes },
+  { resource: productResource },
+  { resource: variantResource },
+  { resource: priceListResource, routes: priceListRoutes },
+  { resource: variantPriceResource, routes: variantPriceRoutes },
+  { resource: reviewResource, routes: reviewRoutes },
+  { resource: contactResource },
+  { resource: orderResource },
+  { resource: jobResource, routes: jobRoutes },
+  { resource: jobLogResource },
+  { resource: webhookResource, routes: webhookRoutes },
+  { resource: webhookDeliveryResource, routes: [registerWebhookEvents] },
+];
+
+/** Mounts the store (a singleton, not a declared resource), every resource and the bulk operations. */
 export function registerResources(app: OpenAPIHono<AppEnv>) {
   registerStore(app);
-  registerBrands(app);
-  registerCategories(app);
-  registerSuppliers(app);
-  registerProducts(app);
-  registerPriceLists(app);
-  registerReviews(app);
-  registerContacts(app);
-  registerOrders(app);
-  registerJobs(app);
-  registerBulkRoutes(app);
-  registerWebhooks(app);
+  for (const entry of RESOURCES) {
+    // The served document lists the bulk operations between the jobs and the webhooks.
+    if (entry.resource === webhookResource) registerBulkRoutes(app);
+    mountResource(app, entry);
+  }
 }

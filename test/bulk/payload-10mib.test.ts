@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { utf8Length } from "../../src/async/bulk-jobs/bulk-sql.ts";
 import { CHUNK_MAX_RECORDS, type ChunkRange } from "../../src/async/bulk-jobs/chunking.ts";
 import { bookkeeping, WHOLE_CHUNK } from "../../src/async/bulk-jobs/ledger.ts";
-import { productsUpsert } from "../../src/async/bulk-jobs/processors/products-upsert.ts";
 import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
 import { createDb } from "../../src/db/client.ts";
+import { productsUpsert } from "../../src/resources/products/products.bulk-processor.ts";
 import { api } from "../support/api.ts";
 import { planChunks, waitForJob } from "../support/jobs.ts";
 

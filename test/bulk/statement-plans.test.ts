@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { processorFor } from "../../src/async/bulk-jobs/processors/index.ts";
 import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
+import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { type CatalogFacts, type FactVariant, planCases } from "./statement-plan-cases.ts";
 
 /**
@@ -118,7 +118,7 @@ async function captureStatements(): Promise<Captured[]> {
       job,
       today: "2026-01-01",
     };
-    const plan = await processorFor(c.type).plan(
+    const plan = await BULK_OPERATIONS[c.type].processor.plan(
       ctx,
       c.records.map((data, index) => ({ index, data })),
     );

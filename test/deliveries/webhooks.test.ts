@@ -2,23 +2,23 @@ import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
-import { deliverAttempt } from "../../src/async/webhook-delivery/consumer.ts";
-import { DEAD_LETTER_ERROR } from "../../src/async/webhook-delivery/dead-letter.ts";
-import { enqueueJobWebhooks, newMessageId } from "../../src/async/webhook-delivery/enqueue.ts";
-import { buildEvent } from "../../src/async/webhook-delivery/payload.ts";
+import { deliverAttempt } from "../../src/async/deliveries/consumer.ts";
+import { DEAD_LETTER_ERROR } from "../../src/async/deliveries/dead-letter.ts";
+import { enqueueJobWebhooks, newMessageId } from "../../src/async/deliveries/enqueue.ts";
+import { buildEvent } from "../../src/async/deliveries/payload.ts";
 import {
   DELIVERY_TIMEOUT_MS,
   MAX_ATTEMPTS,
   retryDelaySeconds,
-} from "../../src/async/webhook-delivery/retry-policy.ts";
-import { sendSigned } from "../../src/async/webhook-delivery/sender.ts";
-import { signPayload } from "../../src/async/webhook-delivery/signature.ts";
+} from "../../src/async/deliveries/retry-policy.ts";
+import { sendSigned } from "../../src/async/deliveries/sender.ts";
+import { signPayload } from "../../src/async/deliveries/signature.ts";
 import {
   WEBHOOKS_DLQ_NAME,
   WEBHOOKS_QUEUE_NAME,
   type WebhookEvent,
   type WebhookMessage,
-} from "../../src/async/webhook-delivery/types.ts";
+} from "../../src/async/deliveries/types.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { processJobMessage } from "../../src/async/bulk-jobs/consumer.ts";
 import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
 import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
-import { messageIdFor } from "../../src/async/webhook-delivery/enqueue.ts";
+import { messageIdFor } from "../../src/async/deliveries/enqueue.ts";
+import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { stageJob } from "../support/jobs.ts";
 
@@ -25,8 +26,10 @@ describe("finalized hooks", () => {
     const quietQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
     const testEnv = { ...env, JOBS_QUEUE: quietQueue, WEBHOOKS_QUEUE: quietQueue };
 
-    await expect(processJobMessage(testEnv, { jobId, chunk: 0 })).rejects.toThrow("queue unavailable");
-    await processJobMessage(testEnv, { jobId, chunk: 0 });
+    await expect(processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS)).rejects.toThrow(
+      "queue unavailable",
+    );
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
 
     expect(calls).toEqual(["done", "done"]);
     const summaries = await env.DB.prepare(

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createProduct } from "../support/factories/catalog.ts";
 import { stageJob, waitForJob } from "../support/jobs.ts";
 import { deliverToQueue } from "../support/queues.ts";
@@ -35,6 +35,27 @@ describe("queue routing by name suffix (every environment's queues)", () => {
     // A subscription that does not exist is skipped and acknowledged (the jobs handler would throw).
     expect((await deliverToQueue("storefront-staging-webhooks", message)).explicitAcks).toHaveLength(1);
     expect((await deliverToQueue("storefront-staging-webhooks-dlq", message)).retryMessages).toHaveLength(0);
+  });
+
+  it("a message whose body does not parse is logged and acknowledged, never handled", async () => {
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => {
+      errors.push(String(line));
+    });
+    try {
+      const jobs = await deliverToQueue("storefront-jobs", { jobId: 42, chunk: -1 });
+      expect(jobs.explicitAcks).toHaveLength(1);
+      expect(jobs.retryMessages).toHaveLength(0);
+      const webhooks = await deliverToQueue("storefront-staging-webhooks-dlq", { webhookId: "1" });
+      expect(webhooks.explicitAcks).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+    const logged = errors.map((line) => JSON.parse(line) as { event: string; queue: string });
+    expect(logged.map((l) => [l.event, l.queue])).toEqual([
+      ["queue.malformed_message", "storefront-jobs"],
+      ["queue.malformed_message", "storefront-staging-webhooks-dlq"],
+    ]);
   });
 
   it("a batch from a queue of unknown kind is retried, never dropped", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { runRetention } from "../../src/async/bulk-jobs/retention.ts";
+import { CRON_TASKS } from "../../src/cron.ts";
 import { ids } from "../support/answers.ts";
 import { api } from "../support/api.ts";
 import { unique } from "../support/unique.ts";
@@ -420,7 +420,7 @@ describe("webhook deliveries: retention", () => {
       insert("msg_old", "2026-04-30T23:59:59Z"),
       insert("msg_recent", "2026-05-02T00:00:01Z"),
     ]);
-    await runRetention(env, now);
+    await CRON_TASKS["webhook-delivery-retention"](env, now);
     const rows = await env.DB.prepare("SELECT message_id FROM webhook_deliveries WHERE webhook_id = ?")
       .bind(id)
       .all<{ message_id: string }>();

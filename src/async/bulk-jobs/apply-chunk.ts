@@ -5,8 +5,7 @@ import { log } from "../../lib/log.ts";
 import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
 import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
-import { processorFor } from "./processors/index.ts";
-import type { ChunkRecord, JobRow, ProcessorContext, RecordOutcome } from "./types.ts";
+import type { ChunkRecord, JobRow, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
 
 /**
  * Applying one chunk of a job: its effects, ledger row, log entries and counters in one batch, a
@@ -31,7 +30,7 @@ export const REPLAY_RECORDS_PER_INVOCATION = 25;
  */
 export type ChunkResult = "mine" | "theirs" | "closed" | "continues";
 
-const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
+export const processorContext = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
   db,
   env,
   job,
@@ -41,16 +40,15 @@ const context = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
 /** A stop: the job was closed while this invocation worked on it. */
 class JobClosed extends Error {}
 
+/** Applies `records` of `chunk` with the processor of the job's operation. */
 export async function applyChunk(
-  env: Bindings,
-  db: Db,
-  job: JobRow,
+  processor: Processor,
+  ctx: ProcessorContext,
   chunk: number,
   records: ChunkRecord[],
   replaying: boolean,
 ): Promise<ChunkResult> {
-  const processor = processorFor(job.type);
-  const ctx = context(env, db, job);
+  const { env, job } = ctx;
   if (!replaying) {
     try {
       const plan = await processor.plan(ctx, records);
@@ -64,7 +62,7 @@ export async function applyChunk(
   }
   const thisRound = records.slice(0, REPLAY_RECORDS_PER_INVOCATION);
   try {
-    for (const record of thisRound) await applyOne(ctx, chunk, record);
+    for (const record of thisRound) await applyOne(processor, ctx, chunk, record);
   } catch (err) {
     if (err instanceof JobClosed) return "closed";
     throw err;
@@ -90,15 +88,14 @@ async function closeChunk(
   }
 }
 
-async function applyOne(ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
+async function applyOne(processor: Processor, ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
   const { env, job } = ctx;
   try {
-    const plan = await processorFor(job.type).plan(ctx, [record]);
+    const plan = await processor.plan(ctx, [record]);
     await rawBatch(env.DB, [...bookkeeping(job.id, chunk, record.index, plan.outcomes), ...plan.statements]);
   } catch (err) {
     if (isLedgerConflict(err)) return;
     if (isJobClosed(err)) throw new JobClosed();
-    const processor = processorFor(job.type);
     const unique = isUniqueViolation(err);
     const fields = unique ? (processor.conflictFields?.(job, describeError(err), record.data) ?? []) : [];
     const outcome: RecordOutcome = {

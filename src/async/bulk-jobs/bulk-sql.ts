@@ -12,7 +12,7 @@ export type JsonRow = Record<string, unknown>;
  * (2 MB on newer limits); rows beyond this budget go to further statements of the same batch, so
  * a chunk with long descriptions in many locales still fits. A single row is never split.
  */
-export const MAX_JSON_PARAM_BYTES = 512 * 1024;
+const MAX_JSON_PARAM_BYTES = 512 * 1024;
 
 const encoder = new TextEncoder();
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -21,7 +21,7 @@ export const utf8Length = (text: string) =>
   NON_ASCII.test(text) ? encoder.encode(text).length : text.length;
 
 /** Rows grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
-export function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let bytes = 2;
@@ -86,32 +86,15 @@ function insertGroups(
  * matched by `keys`. A field sent as JSON null sets NULL; a field not sent keeps its value, so two
  * writers changing different fields of one row never undo each other.
  */
-export function updateJson(
-  table: string,
-  keys: string[],
-  columns: string[],
-  rows: JsonRow[],
-  extraSet: SQL[] = [],
-): SQL[] {
-  if (columns.length === 0 && extraSet.length === 0) return [];
-  return updateGroups(table, keys, columns, jsonGroups(rows), extraSet);
-}
+export const updateJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] =>
+  updateGroups(table, keys, columns, jsonGroups(rows));
 
-function updateGroups(
-  table: string,
-  keys: string[],
-  columns: string[],
-  groups: string[],
-  extraSet: SQL[] = [],
-): SQL[] {
-  if (columns.length === 0 && extraSet.length === 0) return [];
-  const sets = [
-    ...columns.map(
-      (c) =>
-        sql`${ident(c)} = CASE WHEN ${present("j", c)} IS NULL THEN ${ident(table)}.${ident(c)} ELSE ${field("j", c)} END`,
-    ),
-    ...extraSet,
-  ];
+function updateGroups(table: string, keys: string[], columns: string[], groups: string[]): SQL[] {
+  if (columns.length === 0) return [];
+  const sets = columns.map(
+    (c) =>
+      sql`${ident(c)} = CASE WHEN ${present("j", c)} IS NULL THEN ${ident(table)}.${ident(c)} ELSE ${field("j", c)} END`,
+  );
   const match = sql.join(
     keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
     sql` AND `,

@@ -4,7 +4,7 @@ import type { ChunkRecord } from "./types.ts";
 
 /** At most 200 records and 1 MiB of JSON per chunk: a chunk's batch stays far inside D1's and the Worker's limits. */
 export const CHUNK_MAX_RECORDS = 200;
-export const CHUNK_MAX_BYTES = 1024 * 1024;
+const CHUNK_MAX_BYTES = 1024 * 1024;
 /**
  * A record larger than this is failed by its job without being parsed (INVALID_FIELD_VALUE), so a
  * chunk never costs more memory than a few MiB of JSON. The largest valid product (14 locales of

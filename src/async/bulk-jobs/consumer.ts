@@ -4,10 +4,17 @@ import { jobChunkRanges, jobChunks, jobs } from "../../db/schema/index.ts";
 import type { Bindings, Db } from "../../env.ts";
 import { log } from "../../lib/log.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { applyChunk, type ChunkResult, failChunk, failOversizedRecord } from "./apply-chunk.ts";
+import {
+  applyChunk,
+  type ChunkResult,
+  failChunk,
+  failOversizedRecord,
+  processorContext,
+} from "./apply-chunk.ts";
 import { type ChunkRange, parseChunk, payloadKey, RECORD_MAX_BYTES } from "./chunking.ts";
 import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
+import type { BulkOperations } from "./operation.ts";
 import type { JobMessage, JobRow } from "./types.ts";
 
 /** How a chunk's log line names each result. */
@@ -31,8 +38,13 @@ interface OpenedChunk {
  * and the summary counters commit in one batch. A redelivered message finds the ledger row and
  * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
  * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk-jobs/liveness.ts).
+ * The job's records go to the processor of its operation in `operations`.
  */
-export async function processJobMessage(env: Bindings, message: JobMessage): Promise<void> {
+export async function processJobMessage(
+  env: Bindings,
+  message: JobMessage,
+  operations: BulkOperations,
+): Promise<void> {
   const started = Date.now();
   const db = createDb(env.DB);
   // The chunk's bytes do not depend on the job row: R2 reads them while D1 answers.
@@ -68,7 +80,9 @@ export async function processJobMessage(env: Bindings, message: JobMessage): Pro
       );
     } else {
       const pending = records.filter((r) => !done.has(r.index));
-      result = await applyChunk(env, db, job, message.chunk, pending, done.size > 0);
+      const { processor } = operations[job.type];
+      const ctx = processorContext(env, db, job);
+      result = await applyChunk(processor, ctx, message.chunk, pending, done.size > 0);
     }
   }
   log("info", "job.chunk", {

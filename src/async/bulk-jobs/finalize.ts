@@ -4,7 +4,7 @@ import type { Bindings, Db } from "../../env.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import type { JobRow } from "./types.ts";
 
-export type FinalizedHook = (env: Bindings, job: JobRow) => Promise<void>;
+type FinalizedHook = (env: Bindings, job: JobRow) => Promise<void>;
 
 const hooks: FinalizedHook[] = [];
 

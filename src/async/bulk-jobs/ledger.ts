@@ -24,7 +24,7 @@ export const ledgerInsert = (jobId: string, chunk: number, part: number, exclusi
     : sql`INSERT INTO job_chunks (job_id, chunk_index, part) VALUES (${runningJob}, ${chunk}, ${part})`;
 };
 
-export function logInsert(jobId: string, entries: LogEntry[]): SQL[] {
+function logInsert(jobId: string, entries: LogEntry[]): SQL[] {
   const at = isoSeconds();
   return insertJson(
     "job_logs",
@@ -42,7 +42,7 @@ export function logInsert(jobId: string, entries: LogEntry[]): SQL[] {
 }
 
 /** Adds a set of outcomes to the job's summary counters. */
-export function countersUpdate(jobId: string, outcomes: RecordOutcome[]): SQL {
+function countersUpdate(jobId: string, outcomes: RecordOutcome[]): SQL {
   const logs = outcomes.flatMap((o) => o.logs);
   const by = (s: LogEntry["severity"]) => logs.filter((l) => l.severity === s).length;
   const ok = outcomes.filter((o) => o.ok).length;

@@ -15,7 +15,7 @@ import type { JobMessage } from "./types.ts";
  * work, so a live job is not re-driven; when one is anyway, nothing is applied twice (the ledger)
  * and no second chain of messages starts (only the delivery that applied a chunk moves on).
  */
-export const DEFAULT_STALL_SECONDS = 300;
+const DEFAULT_STALL_SECONDS = 300;
 /** Re-drives without progress in between before a job is given up. */
 export const MAX_REDRIVES = 3;
 /** Jobs examined per sweep; the rest wait for the next minute. */

@@ -2,9 +2,7 @@ import { sql } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
 import { rawBatch } from "../../db/raw.ts";
 import type { Bindings } from "../../env.ts";
-import { purgeExpiredIdempotencyKeys } from "../../http/idempotency.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { purgeOldWebhookDeliveries } from "../webhook-delivery/retention.ts";
 import { payloadKey } from "./chunking.ts";
 import { closeJob } from "./finalize.ts";
 
@@ -16,13 +14,17 @@ const DAY_MS = 86_400_000;
 const LONGEST_WINDOW_MS = 30 * DAY_MS;
 
 /**
- * Hourly retention: jobs with their logs, ledger rows, chunk ranges and R2 payload go 5 days after
- * creation when `done`, 30 days when `failed` or `done_with_errors`. A job still `pending` or
+ * Jobs' retention (hourly): jobs with their logs, ledger rows, chunk ranges and R2 payload go 5 days
+ * after creation when `done`, 30 days when `failed` or `done_with_errors`. A job still `pending` or
  * `running` after 30 days is failed first (its unprocessed records count as failed), then
  * collected like any other. Bounded batches; safe to run twice or to be interrupted (payloads are
  * deleted before their job row, so a rerun finds what is left).
  */
-export async function runRetention(env: Bindings, now: number, maxBatches = 20): Promise<{ jobs: number }> {
+export async function runJobRetention(
+  env: Bindings,
+  now: number,
+  maxBatches = 20,
+): Promise<{ jobs: number }> {
   const db = createDb(env.DB);
   const abandoned = await db.all<{ id: string }>(sql`
     SELECT id FROM jobs WHERE status IN ('pending', 'running') AND created_at <= ${isoSeconds(now - LONGEST_WINDOW_MS)}
@@ -49,12 +51,6 @@ export async function runRetention(env: Bindings, now: number, maxBatches = 20):
     ]);
     deleted += expired.length;
   }
-  const nowIso = isoSeconds(now);
-  while ((await purgeExpiredIdempotencyKeys(env.DB, nowIso)) >= 500) {
-    // keep going: each call deletes a bounded batch
-  }
-  // Webhook delivery attempts: 30 days.
-  await purgeOldWebhookDeliveries(env.DB, now);
   return { jobs: deleted };
 }
 

@@ -22,7 +22,7 @@ export const LOG_CODES = [
   "OTHER",
 ] as const;
 export type LogCode = (typeof LOG_CODES)[number];
-export type Severity = "INFO" | "WARNING" | "ERROR";
+type Severity = "INFO" | "WARNING" | "ERROR";
 
 export interface LogEntry {
   severity: Severity;

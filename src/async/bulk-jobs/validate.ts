@@ -58,6 +58,26 @@ export function validateFields<T extends z.ZodObject>(
   return { value: value as Partial<z.output<T>>, invalid };
 }
 
+/**
+ * validateFields for a record matched by `fields` (the identifiers of match_by `by`): each must be
+ * sent and valid, else INVALID_IDENTIFIER. Null when one is missing or invalid: the record cannot
+ * be matched.
+ */
+export function validateMatchable<T extends z.ZodObject>(
+  schema: T,
+  data: unknown,
+  match: { by: string; fields: readonly string[] },
+  problems: RecordProblems,
+) {
+  const raw = (data ?? {}) as Record<string, unknown>;
+  const missing = match.fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
+  const result = validateFields(schema, data, problems);
+  for (const f of missing) problems.add("INVALID_IDENTIFIER", f, `is required to match by ${match.by}`);
+  const badKeys = match.fields.filter((f) => !missing.includes(f) && result.invalid.has(f));
+  for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+  return missing.length > 0 || badKeys.length > 0 ? null : result;
+}
+
 export const nonEmpty = (max: number) =>
   z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 

@@ -5,7 +5,7 @@ import type { RecordProblems } from "./record-errors.ts";
 import type { RowOps } from "./row-ops.ts";
 import { bulkTranslations, isoDate, moneyInput, nonEmpty, nonNegativeInt, positiveInt } from "./validate.ts";
 
-export const VARIANT_STATUSES = ["published", "unpublished"] as const;
+const VARIANT_STATUSES = ["published", "unpublished"] as const;
 
 const flashOffer = z
   .object({ price: moneyInput(), valid_from: isoDate(), valid_until: isoDate() })
@@ -15,7 +15,7 @@ const flashOffer = z
     path: ["valid_until"],
   });
 
-export const MarketPriceInput = z
+const MarketPriceInput = z
   .object({
     list_price: moneyInput().optional(),
     offer_price: moneyInput().nullable().optional(),
@@ -50,7 +50,7 @@ export const variantWriteShape = {
   translations: bulkTranslations(z.object({ name: nonEmpty(255).nullable().optional() }).strict()).optional(),
 };
 
-export type VariantWrite = {
+type VariantWrite = {
   [K in keyof typeof variantWriteShape]?: z.output<(typeof variantWriteShape)[K]>;
 };
 

@@ -5,6 +5,7 @@ import { translatedColumn } from "../../conventions/translated-column.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
 import { intListParam, stringListParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
+import { BrandSchema } from "./brands.schema.ts";
 
 type BrandRow = typeof brands.$inferSelect;
 type BrandTranslationRow = typeof brandTranslations.$inferSelect;
@@ -13,6 +14,10 @@ type BrandTranslationRow = typeof brandTranslations.$inferSelect;
 export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
   name: "brands",
   label: "Brand",
+  path: "/brands",
+  tag: "Brands",
+  plural: "Brands",
+  item: BrandSchema,
   table: brands,
   idColumn: brands.id,
   localized: true,

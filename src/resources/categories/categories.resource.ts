@@ -5,16 +5,19 @@ import { translatedColumn, translatedUrl } from "../../conventions/translated-co
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
+import { CATEGORY_STATUSES, CategorySchema } from "./categories.schema.ts";
 
 type CategoryRow = typeof categories.$inferSelect;
 type CategoryTranslationRow = typeof categoryTranslations.$inferSelect;
-
-export const CATEGORY_STATUSES = ["published", "unpublished"] as const;
 
 /** Categories: a tree by `parent_id`; name, slug and url are per locale. */
 export const categoryResource = defineResource<CategoryRow, CategoryTranslationRow>({
   name: "categories",
   label: "Category",
+  path: "/categories",
+  tag: "Categories",
+  plural: "Categories",
+  item: CategorySchema,
   table: categories,
   idColumn: categories.id,
   localized: true,

@@ -9,7 +9,8 @@ import {
   translationsSchema,
   urlText,
 } from "../../conventions/write/body-fields.ts";
-import { CATEGORY_STATUSES } from "./categories.resource.ts";
+
+export const CATEGORY_STATUSES = ["published", "unpublished"] as const;
 
 const translationOut = z.object({
   name: z.string().nullable().optional(),

@@ -13,12 +13,11 @@ import {
   stringListParam,
   stringParam,
 } from "../../http/params.ts";
+import { ContactSchema, MKT_STATES } from "./contacts.schema.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
 
 export const CONTACT_VIEWS = ["customers", "subscribers"] as const;
-/** Stored states are `subscribed` and `unsubscribed`; `not_subscribed` is a contact that never chose. */
-export const MKT_STATES = ["not_subscribed", "subscribed", "unsubscribed"] as const;
 
 /** First and last name joined; null when both are empty. */
 export function fullName(first: string | null, last: string | null): string | null {
@@ -38,6 +37,12 @@ const VIEWS = {
 export const contactResource = defineResource<ContactRow>({
   name: "contacts",
   label: "Contact",
+  path: "/contacts",
+  tag: "Contacts",
+  plural: "Contacts",
+  item: ContactSchema,
+  description:
+    "`view` is required: `customers` lists contacts with `is_customer`, `subscribers` contacts whose `mkt_state` is not `not_subscribed`. Both views render contacts the same way.",
   table: contacts,
   idColumn: contacts.id,
   localized: false,

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { MKT_STATES } from "./contacts.resource.ts";
+
+/** Stored states are `subscribed` and `unsubscribed`; `not_subscribed` is a contact that never chose. */
+export const MKT_STATES = ["not_subscribed", "subscribed", "unsubscribed"] as const;
 
 export const ContactSchema = z
   .object({

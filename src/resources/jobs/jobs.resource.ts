@@ -1,10 +1,11 @@
-import { eq, isNull, or } from "drizzle-orm";
+import { isNull, or } from "drizzle-orm";
 import { LOG_CODES } from "../../async/bulk-jobs/types.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { JOB_STATUSES, JOB_TYPES, jobLogs, jobs } from "../../db/schema/index.ts";
 import { enumItem, listParam } from "../../http/params.ts";
+import { JobLogSchema, JobSchema, jobIdParam } from "./jobs.schema.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 type LogRow = typeof jobLogs.$inferSelect;
@@ -15,6 +16,11 @@ const STATUS_FILTER_VALUES = [...JOB_STATUSES, "completed_with_errors"] as const
 export const jobResource = defineResource<JobRow>({
   name: "jobs",
   label: "Job",
+  path: "/jobs",
+  tag: "Jobs",
+  plural: "Jobs",
+  item: JobSchema,
+  idParam: jobIdParam,
   table: jobs,
   idColumn: jobs.id,
   localized: false,
@@ -66,6 +72,19 @@ const CODE_FILTER_VALUES = [...LOG_CODES, "null"] as const;
 export const jobLogResource = defineResource<LogRow>({
   name: "job_logs",
   label: "Job log entry",
+  path: "/jobs/{id}/logs",
+  tag: "Jobs",
+  plural: "Logs",
+  item: JobLogSchema,
+  description: "Processing information, record errors with their identifiers, and a final INFO summary.",
+  parent: {
+    label: "Job",
+    table: jobs,
+    idColumn: jobs.id,
+    params: jobIdParam,
+    column: jobLogs.jobId,
+    summary: "List the log entries of a job",
+  },
   table: jobLogs,
   idColumn: jobLogs.id,
   localized: false,
@@ -108,5 +127,3 @@ export const jobLogResource = defineResource<LogRow>({
   sorts: { id: { column: jobLogs.id } },
   defaultSort: "id_asc",
 });
-
-export const jobIdEquals = (id: string) => eq(jobLogs.jobId, id);

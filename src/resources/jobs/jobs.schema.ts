@@ -37,3 +37,12 @@ export const JobLogSchema = z
     affected_fields: z.array(z.string()).nullable().optional(),
   })
   .openapi("JobLogEntry");
+
+/** A job's id in a path: a UUID, matched case-insensitively. */
+export const jobIdParam = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID")
+    .transform((v) => v.toLowerCase())
+    .openapi({ param: { name: "id", in: "path" }, example: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c" }),
+});

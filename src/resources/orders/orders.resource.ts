@@ -7,14 +7,17 @@ import { orderLineItems, orders } from "../../db/schema/index.ts";
 import { boolParam, enumParam, intListParam } from "../../http/params.ts";
 import { type Money, money, toScale } from "../../lib/money.ts";
 import { contactResource } from "../contacts/contacts.resource.ts";
+import {
+  DELIVERY_METHODS,
+  FULFILLMENT_STATUSES,
+  OrderSchema,
+  PAYMENT_STATUSES,
+  WAREHOUSE_RELEASE_STATUSES,
+} from "./orders.schema.ts";
 
 type OrderRow = typeof orders.$inferSelect;
 type LineItemRow = typeof orderLineItems.$inferSelect;
 
-export const PAYMENT_STATUSES = ["paid", "unpaid"] as const;
-export const WAREHOUSE_RELEASE_STATUSES = ["not_released", "partially_released", "released"] as const;
-export const FULFILLMENT_STATUSES = ["fulfilled", "partially_fulfilled", "unfulfilled"] as const;
-export const DELIVERY_METHODS = ["shipment", "store_pick_up"] as const;
 /** The fields (besides `id`) of the contact an order's `customer` include shows. */
 export const ORDER_CUSTOMER_FIELDS = ["email", "full_name", "created_at", "preferred_locale"];
 
@@ -70,6 +73,12 @@ function lineItem(item: LineItemRow, currency: string) {
 export const orderResource = defineResource<OrderRow>({
   name: "orders",
   label: "Order",
+  path: "/orders",
+  tag: "Orders",
+  plural: "Orders",
+  item: OrderSchema,
+  description:
+    "Newest first by default. `fields=line_items` adds the lines as sold (unit prices with 5 decimals); `includes=customer` embeds the contact (`id`, `email`, `full_name`, `created_at`, `preferred_locale`), null for orders without one.",
   table: orders,
   idColumn: orders.id,
   localized: false,

@@ -16,6 +16,7 @@ import { boolParam, intListParam, stringListParam } from "../../http/params.ts";
 import { money, toScale } from "../../lib/money.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
+import { PriceListSchema } from "./price-lists.schema.ts";
 
 type PriceListRow = typeof priceLists.$inferSelect;
 
@@ -98,6 +99,12 @@ const countBy = (table: SQLiteTable, fk: SQLiteColumn): Loader => ({
 export const priceListResource = defineResource<PriceListRow>({
   name: "price-lists",
   label: "Price list",
+  path: "/price-lists",
+  tag: "Price lists",
+  plural: "Price lists",
+  item: PriceListSchema,
+  description:
+    "Price lists without their fixed variant prices. `locales` applies to the categories and brands nested in the discounts.",
   table: priceLists,
   idColumn: priceLists.id,
   // No translations of its own: `locales` applies to the nested categories and brands.

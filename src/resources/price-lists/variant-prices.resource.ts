@@ -3,6 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import {
+  priceLists,
   priceListVariantPrices,
   products,
   productTranslations,
@@ -11,7 +12,9 @@ import {
   variantTranslations,
 } from "../../db/schema/index.ts";
 import { intListParam, intParam, stringListParam } from "../../http/params.ts";
+import { pathId } from "../../http/route.ts";
 import { money } from "../../lib/money.ts";
+import { PriceListVariantPriceSchema } from "./price-lists.schema.ts";
 
 /** Keyed by `variant_id` within one price list: the engine aliases it as the row `id`. */
 type VariantPriceRow = typeof priceListVariantPrices.$inferSelect & { id: number };
@@ -46,13 +49,27 @@ const variantInfoField = <K extends keyof VariantInfo>(key: K) => ({
 });
 
 /**
- * The fixed prices of one price list; the route adds `price_list_id = ?`. The
+ * The fixed prices of one price list, listed under it (`parent`). The
  * variant's supplier is its product's. `display_name` is the variant's name in
  * the store's primary locale, else the product's name there: the list takes no `locales`.
  */
 export const variantPriceResource = defineResource<VariantPriceRow>({
   name: "price-list-variant-prices",
   label: "Price-list variant price",
+  path: "/price-lists/{id}/variant-prices",
+  tag: "Price lists",
+  plural: "Variant prices",
+  item: PriceListVariantPriceSchema,
+  description:
+    "The fixed prices of one price list (default `per_page` 100, max 500). `display_name` is the variant's name in the store's primary locale, else its product's.",
+  parent: {
+    label: "Price list",
+    table: priceLists,
+    idColumn: priceLists.id,
+    params: pathId,
+    column: priceListVariantPrices.priceListId,
+    summary: "List variant prices of a price list",
+  },
   table: priceListVariantPrices,
   idColumn: priceListVariantPrices.variantId,
   localized: false,

@@ -16,12 +16,10 @@ import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
 import { supplierResource } from "../suppliers/suppliers.resource.ts";
 import { variantResource } from "../variants/variants.resource.ts";
+import { PRODUCT_STATUSES, PRODUCT_STRUCTURES, ProductSchema } from "./products.schema.ts";
 
 type ProductRow = typeof products.$inferSelect;
 type ProductTranslationRow = typeof productTranslations.$inferSelect;
-
-export const PRODUCT_STATUSES = ["published", "unpublished"] as const;
-export const PRODUCT_STRUCTURES = ["simple", "with-variants"] as const;
 
 const withVariant = (condition: SQL) => hasRelated(products.id, variants.productId, variants, condition);
 
@@ -35,6 +33,10 @@ const inCategoryTrees = (ids: number[]) =>
 export const productResource = defineResource<ProductRow, ProductTranslationRow>({
   name: "products",
   label: "Product",
+  path: "/products",
+  tag: "Products",
+  plural: "Products",
+  item: ProductSchema,
   table: products,
   idColumn: products.id,
   localized: true,

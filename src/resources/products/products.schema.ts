@@ -3,7 +3,9 @@ import { BrandSchema } from "../brands/brands.schema.ts";
 import { CategorySchema } from "../categories/categories.schema.ts";
 import { SupplierSchema } from "../suppliers/suppliers.schema.ts";
 import { VariantSchema } from "../variants/variants.schema.ts";
-import { PRODUCT_STATUSES, PRODUCT_STRUCTURES } from "./products.resource.ts";
+
+export const PRODUCT_STATUSES = ["published", "unpublished"] as const;
+export const PRODUCT_STRUCTURES = ["simple", "with-variants"] as const;
 
 const translationOut = z.object({
   name: z.string().nullable().optional(),

@@ -7,11 +7,9 @@ import { reviews } from "../../db/schema/index.ts";
 import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
 import { ApiError } from "../../http/problem.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
+import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
-
-export const REVIEW_STATUSES = ["published", "unpublished"] as const;
-export const REVIEW_TYPES = ["product", "store"] as const;
 
 /** `locale` filter: one supported locale; anything else is `unsupported_locale`. */
 const localeFilter = z
@@ -44,6 +42,12 @@ const ratingFilter = listParam<number>(
 export const reviewResource = defineResource<ReviewRow>({
   name: "reviews",
   label: "Review",
+  path: "/reviews",
+  tag: "Reviews",
+  plural: "Reviews",
+  item: ReviewSchema,
+  description:
+    "Newest first by default. `rating` sorts put reviews without a rating last in both directions; ties break by id.",
   table: reviews,
   idColumn: reviews.id,
   localized: false,

@@ -2,7 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { nameText, positiveId, text } from "../../conventions/write/body-fields.ts";
 import { toBoundIso } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import { REVIEW_STATUSES, REVIEW_TYPES } from "./reviews.resource.ts";
+
+export const REVIEW_STATUSES = ["published", "unpublished"] as const;
+export const REVIEW_TYPES = ["product", "store"] as const;
 
 export const ReviewSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { defineResource } from "../../conventions/resource.ts";
 import { suppliers } from "../../db/schema/index.ts";
+import { SupplierSchema } from "./suppliers.schema.ts";
 
 type SupplierRow = typeof suppliers.$inferSelect;
 
@@ -7,6 +8,10 @@ type SupplierRow = typeof suppliers.$inferSelect;
 export const supplierResource = defineResource<SupplierRow>({
   name: "suppliers",
   label: "Supplier",
+  path: "/suppliers",
+  tag: "Suppliers",
+  plural: "Suppliers",
+  item: SupplierSchema,
   table: suppliers,
   idColumn: suppliers.id,
   localized: false,

@@ -5,6 +5,7 @@ import { translatedColumn } from "../../conventions/translated-column.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { marketByKey } from "../../lib/locales.ts";
 import { type Money, money } from "../../lib/money.ts";
+import { productIdParam, VariantSchema } from "./variants.schema.ts";
 
 type VariantRow = typeof variants.$inferSelect;
 type VariantTranslationRow = typeof variantTranslations.$inferSelect;
@@ -52,6 +53,19 @@ function pricesOf(row: VariantRow, related: Record<string, Map<number, unknown>>
 export const variantResource = defineResource<VariantRow, VariantTranslationRow>({
   name: "variants",
   label: "Variant",
+  path: "/products/{product_id}/variants",
+  tag: "Variants",
+  plural: "Variants",
+  item: VariantSchema,
+  description: "Variants with `prices` for the markets of the requested locales (one entry per market).",
+  parent: {
+    label: "Product",
+    table: products,
+    idColumn: products.id,
+    params: productIdParam,
+    column: variants.productId,
+    summary: "List variants of a product",
+  },
   table: variants,
   idColumn: variants.id,
   localized: true,

@@ -47,3 +47,12 @@ export const VariantSchema = z
       translations: { "es-ES": { name: "Rojo M" } },
     },
   });
+
+/** The product in `/products/{product_id}/variants`. */
+export const productIdParam = z.object({
+  product_id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, "must be a positive integer")
+    .transform(Number)
+    .openapi({ type: "integer", param: { name: "product_id", in: "path" }, example: 1 }),
+});

@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { DELIVERY_TIMEOUT_MS } from "../../async/webhook-delivery/retry-policy.ts";
-import { WEBHOOK_EVENTS } from "../../async/webhook-delivery/types.ts";
+import { DELIVERY_TIMEOUT_MS } from "../../async/deliveries/retry-policy.ts";
+import { WEBHOOK_EVENTS } from "../../async/deliveries/types.ts";
 import type { AppEnv } from "../../env.ts";
 import { WebhookEventHeadersSchema, WebhookEventSchema } from "./webhooks.schema.ts";
 

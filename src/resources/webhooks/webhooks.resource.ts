@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { enumItem, listParam } from "../../http/params.ts";
+import { pathId } from "../../http/route.ts";
+import { WebhookDeliverySchema, WebhookSchema } from "./webhooks.schema.ts";
 
 type WebhookRow = typeof webhooks.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -11,6 +12,12 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export const webhookResource = defineResource<WebhookRow>({
   name: "webhooks",
   label: "Webhook",
+  path: "/webhooks",
+  tag: "Webhooks",
+  plural: "Webhooks",
+  item: WebhookSchema,
+  description: "Subscriptions to job events. Signing secrets are never listed.",
+  scope: "admin",
   table: webhooks,
   idColumn: webhooks.id,
   localized: false,
@@ -32,6 +39,21 @@ export const webhookResource = defineResource<WebhookRow>({
 export const webhookDeliveryResource = defineResource<DeliveryRow>({
   name: "webhook_deliveries",
   label: "Webhook delivery",
+  path: "/webhooks/{id}/deliveries",
+  tag: "Webhooks",
+  plural: "Deliveries",
+  item: WebhookDeliverySchema,
+  description:
+    "One entry per attempt, newest first: event, job, attempt number, the receiver's status or the error, duration and the next retry. Kept 30 days.",
+  scope: "admin",
+  parent: {
+    label: "Webhook",
+    table: webhooks,
+    idColumn: webhooks.id,
+    params: pathId,
+    column: webhookDeliveries.webhookId,
+    summary: "List the delivery attempts of a webhook",
+  },
   table: webhookDeliveries,
   idColumn: webhookDeliveries.id,
   localized: false,
@@ -70,5 +92,3 @@ export const webhookDeliveryResource = defineResource<DeliveryRow>({
   sorts: { created_at: { column: webhookDeliveries.createdAt } },
   defaultSort: "created_at_desc",
 });
-
-export const deliveriesOf = (webhookId: number) => eq(webhookDeliveries.webhookId, webhookId);

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { WEBHOOK_EVENTS } from "../../async/webhook-delivery/types.ts";
+import { WEBHOOK_EVENTS } from "../../async/deliveries/types.ts";
 import { checkOutboundUrl } from "../../http/outbound-guard.ts";
 import { JobSchema } from "../jobs/jobs.schema.ts";
 

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { generateSecret } from "../../async/webhook-delivery/secret.ts";
+import { generateSecret } from "../../async/deliveries/secret.ts";
 import { countTrip } from "../../db/client.ts";
 import { webhooks } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";

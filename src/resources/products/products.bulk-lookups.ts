@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { rawBatch } from "../../../db/raw.ts";
-import { slugCandidateStems } from "../../../lib/slug.ts";
-import type { ProductRecord } from "./product-record.ts";
+import { rawBatch } from "../../db/raw.ts";
+import { slugCandidateStems } from "../../lib/slug.ts";
+import type { ProductRecord } from "./products.bulk-record.ts";
 
 export interface ExistingProduct {
   id: number;

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import { isoSeconds } from "../../../lib/time.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
-import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
-import { validateFields } from "../validate.ts";
-import { planVariantWrite, variantWriteShape } from "../variant-fields.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk-jobs/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
+import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
+import { validateMatchable } from "../../async/bulk-jobs/validate.ts";
+import { planVariantWrite, variantWriteShape } from "../../async/bulk-jobs/variant-fields.ts";
+import { isoSeconds } from "../../lib/time.ts";
 
 export const VariantUpdateRecord = z
   .object({
@@ -43,13 +43,9 @@ export const variantsUpdate: Processor = {
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
-      const raw = (data ?? {}) as Record<string, unknown>;
-      const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
-      const { value: record, invalid } = validateFields(VariantUpdateRecord, data, problems);
-      for (const f of missing) problems.add("INVALID_IDENTIFIER", f, `is required to match by ${by}`);
-      const badKeys = fields.filter((f) => !missing.includes(f) && invalid.has(f));
-      for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
-      if (missing.length > 0 || badKeys.length > 0) continue;
+      const valid = validateMatchable(VariantUpdateRecord, data, { by, fields }, problems);
+      if (!valid) continue;
+      const record = valid.value;
       parsed.set(index, record);
       keys.push({ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) });
     }

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { SHOP_CURRENCY } from "../../../lib/locales.ts";
-import { toScale } from "../../../lib/money.ts";
-import { isoSeconds } from "../../../lib/time.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
-import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../types.ts";
-import { amountString, nonEmpty, positiveInt, validateFields } from "../validate.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "./match-variants.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk-jobs/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
+import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
+import { amountString, nonEmpty, positiveInt, validateMatchable } from "../../async/bulk-jobs/validate.ts";
+import { SHOP_CURRENCY } from "../../lib/locales.ts";
+import { toScale } from "../../lib/money.ts";
+import { isoSeconds } from "../../lib/time.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
 type PriceMatchBy = (typeof PRICE_MATCH_BY)[number];
@@ -66,14 +66,9 @@ export const priceListPrices: Processor = {
     for (const { index, data } of records) {
       const problems = new RecordProblems();
       problemsOf.set(index, problems);
-      const raw = (data ?? {}) as Record<string, unknown>;
-      const missing = fields.filter((f) => raw[f] === undefined || raw[f] === null || raw[f] === "");
-      const { value: record, invalid } = validateFields(PriceListPriceRecord, data, problems);
-      for (const f of missing)
-        problems.add("INVALID_IDENTIFIER", f, `is required to match by ${options.match_by}`);
-      const badKeys = fields.filter((f) => !missing.includes(f) && invalid.has(f));
-      for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
-      if (missing.length > 0 || badKeys.length > 0) continue;
+      const valid = validateMatchable(PriceListPriceRecord, data, { by: options.match_by, fields }, problems);
+      if (!valid) continue;
+      const { value: record, invalid } = valid;
       if (record.price && record.price.currency_code !== SHOP_CURRENCY) {
         problems.add("INVALID_FIELD_VALUE", "price.currency_code", `must be ${SHOP_CURRENCY}`);
       }

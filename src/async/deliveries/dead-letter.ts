@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import type { WebhookEnv, WebhookMessage } from "./types.ts";
+import type { WebhookBatch, WebhookEnv } from "./types.ts";
 
 export const DEAD_LETTER_ERROR = "the delivery could not be processed after repeated attempts";
 
@@ -11,7 +11,7 @@ export const DEAD_LETTER_ERROR = "the delivery could not be processed after repe
  * unavailable, not the receiver, whose failures are retried by the delivery policy itself): it ends
  * `failed` in the delivery log instead of vanishing. A message already recorded keeps its row.
  */
-export async function processWebhookDeadLetters(batch: MessageBatch<WebhookMessage>, env: WebhookEnv) {
+export async function processWebhookDeadLetters(batch: WebhookBatch, env: WebhookEnv) {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     const m = message.body;

@@ -24,6 +24,9 @@ export interface WebhookMessage {
   attempt: number;
 }
 
+/** A batch of delivery messages, as the queue router hands it over (bodies already validated). */
+export type WebhookBatch = Pick<MessageBatch<WebhookMessage>, "queue" | "messages">;
+
 /**
  * Bindings the webhook stages read. `WEBHOOK_RETRY_SCALE` (a number, default 1) multiplies the retry
  * delays; the test configuration sets it to 0 so that retries come at once.

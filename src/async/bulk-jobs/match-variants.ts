@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { rawAll } from "../../../db/raw.ts";
+import { rawAll } from "../../db/raw.ts";
 
 export const VARIANT_MATCH_BY = ["id", "internal_id", "ean", "sku_supplier"] as const;
 export type VariantMatchBy = (typeof VARIANT_MATCH_BY)[number];
@@ -13,7 +13,7 @@ export interface VariantKey {
   supplier_internal_id?: string;
 }
 
-export interface MatchedVariant {
+interface MatchedVariant {
   id: number;
   product_id: number;
   /** With `markets`: the markets that already have a price for this variant. */
@@ -23,7 +23,7 @@ export interface MatchedVariant {
 }
 
 /** What else to read about each matched variant, in the same query. */
-export interface MatchOptions {
+interface MatchOptions {
   markets?: boolean;
   priceListId?: number;
 }

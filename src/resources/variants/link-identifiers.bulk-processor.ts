@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { rawBatch } from "../../../db/raw.ts";
-import { isoSeconds } from "../../../lib/time.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../record-errors.ts";
-import { RowOps } from "../row-ops.ts";
-import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../types.ts";
-import { nonEmpty, validateFields } from "../validate.ts";
-import { collectMatches, matchQuery, type VariantKey } from "./match-variants.ts";
+import { collectMatches, matchQuery, type VariantKey } from "../../async/bulk-jobs/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
+import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
+import { nonEmpty, validateFields } from "../../async/bulk-jobs/validate.ts";
+import { rawBatch } from "../../db/raw.ts";
+import { isoSeconds } from "../../lib/time.ts";
 
 export const LinkIdentifiersItem = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { bulkTranslations, nonEmpty, nonNegativeInt, positiveInt } from "../validate.ts";
-import { variantWriteShape } from "../variant-fields.ts";
+import { bulkTranslations, nonEmpty, nonNegativeInt, positiveInt } from "../../async/bulk-jobs/validate.ts";
+import { variantWriteShape } from "../../async/bulk-jobs/variant-fields.ts";
 
 export const PRODUCT_MATCH_BY = ["id", "internal_id"] as const;
 
@@ -10,7 +10,7 @@ const httpsUrl = z
   .url("must be a URL")
   .refine((u) => u.startsWith("https://"), "must be an https URL");
 
-export const NestedVariantRecord = z
+const NestedVariantRecord = z
   .object({ id: positiveInt().optional(), ...variantWriteShape })
   .strict()
   .openapi("ProductBulkVariant", {
@@ -66,4 +66,3 @@ export const ProductUpsertRecord = z
   });
 
 export type ProductRecord = z.output<typeof ProductUpsertRecord>;
-export type NestedVariant = z.output<typeof NestedVariantRecord>;

@@ -7,7 +7,7 @@ import { isoSeconds } from "../../lib/time.ts";
 import { buildEvent } from "./payload.ts";
 import { DISABLE_AFTER_MS, retryDelaySeconds } from "./retry-policy.ts";
 import { type AttemptOutcome, type SendOptions, sendSigned } from "./sender.ts";
-import type { WebhookEnv, WebhookMessage } from "./types.ts";
+import type { WebhookBatch, WebhookEnv, WebhookMessage } from "./types.ts";
 
 /** Delay before the queue redelivers a message whose handling threw (D1 or Queues unavailable). */
 const HANDLER_RETRY_SECONDS = 30;
@@ -21,7 +21,7 @@ const HANDLER_RETRY_SECONDS = 30;
  * the batch within the six outbound connections a Workers invocation may have waiting for an answer,
  * so no attempt's timeout runs out while it queues behind hanging ones.
  */
-export async function processWebhookBatch(batch: MessageBatch<WebhookMessage>, env: WebhookEnv) {
+export async function processWebhookBatch(batch: WebhookBatch, env: WebhookEnv) {
   await Promise.all(
     batch.messages.map(async (message) => {
       try {

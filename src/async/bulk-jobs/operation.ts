@@ -1,0 +1,38 @@
+import type { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env.ts";
+import type { JobType, Processor } from "./types.ts";
+
+/** One route accepting a bulk operation; an operation's routes share its summary, description and body. */
+interface BulkRoute {
+  path: string;
+  operationId: string;
+  tag: string;
+}
+
+/**
+ * Everything about one bulk operation: its routes, the body they accept (derived from `itemsKey`,
+ * `options` and `record`) and the processor its jobs run. Each lives next to its resource
+ * (`src/resources/<name>/<operation>.bulk.ts`) and is listed once in src/resources/bulk-operations.ts.
+ */
+export interface BulkOperation<T extends JobType = JobType> {
+  type: T;
+  routes: readonly BulkRoute[];
+  summary: string;
+  description: string;
+  /** The top-level key of the body holding the records array. */
+  itemsKey: string;
+  /** The body's `options`, checked whole at accept time and stored with the job; none when absent. */
+  options?: z.ZodObject;
+  /** A record as documented: the job validates each record with this schema, field by field. */
+  record: z.ZodObject;
+  /**
+   * For routes under one parent (`…/{id}/…`): runs before any job exists, throws to refuse (404 for
+   * a missing parent) and returns the job params naming the parent.
+   */
+  guard?: (c: Context<AppEnv>, id: number) => Promise<Record<string, unknown>>;
+  processor: Processor;
+}
+
+/** Every bulk operation by the job type it runs: the routes mount and the jobs consumer dispatches from it. */
+export type BulkOperations = { readonly [T in JobType]: BulkOperation<T> };

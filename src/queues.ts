@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { processDeadLetter, processJobMessage } from "./async/bulk-jobs/consumer.ts";
+import type { JobMessage } from "./async/bulk-jobs/types.ts";
+import { processWebhookBatch } from "./async/deliveries/consumer.ts";
+import { processWebhookDeadLetters } from "./async/deliveries/dead-letter.ts";
+import { WEBHOOK_EVENTS, type WebhookMessage } from "./async/deliveries/types.ts";
+import type { Bindings } from "./env.ts";
+import { describeError } from "./lib/errors.ts";
+import { log } from "./lib/log.ts";
+import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
+
+/** A batch of messages whose bodies passed their queue's schema. */
+type ParsedBatch<Body> = Pick<MessageBatch<Body>, "queue" | "messages">;
+type BatchHandler<Body> = (batch: ParsedBatch<Body>, env: Bindings) => Promise<void>;
+
+interface QueueDef<Body> {
+  message: z.ZodType<Body>;
+  /** The queue `<worker>-<name>`. */
+  consume: BatchHandler<Body>;
+  /** Its dead-letter queue `<worker>-<name>-dlq`: messages `consume` kept failing on. */
+  deadLetters: BatchHandler<Body>;
+}
+
+type QueueConsumer = (batch: MessageBatch<unknown>, env: Bindings, deadLetters: boolean) => Promise<void>;
+
+const jobMessage: z.ZodType<JobMessage> = z.object({
+  jobId: z.string(),
+  chunk: z.number().int().nonnegative(),
+  at: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
+});
+
+const webhookMessage: z.ZodType<WebhookMessage> = z.object({
+  webhookId: z.number().int().positive(),
+  jobId: z.string(),
+  eventType: z.enum(WEBHOOK_EVENTS),
+  messageId: z.string(),
+  attempt: z.number().int().positive(),
+});
+
+/**
+ * The queues the Worker consumes, by their name without the Worker's prefix: `storefront-jobs`,
+ * `storefront-staging-jobs` and their `-dlq` queues all reach the `jobs` entry, so every
+ * environment's queues reach the same handlers.
+ */
+const QUEUES = new Map<string, QueueConsumer>([
+  [
+    "jobs",
+    consumer({
+      message: jobMessage,
+      consume: eachJobMessage((env, message) => processJobMessage(env, message, BULK_OPERATIONS)),
+      deadLetters: eachJobMessage(processDeadLetter),
+    }),
+  ],
+  [
+    "webhooks",
+    consumer({
+      message: webhookMessage,
+      consume: processWebhookBatch,
+      deadLetters: processWebhookDeadLetters,
+    }),
+  ],
+]);
+
+export async function routeQueue(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+  const { name, deadLetters } = parseQueueName(batch.queue);
+  const consume = name && QUEUES.get(name);
+  if (!consume) {
+    log("error", "queue.unknown", { queue: batch.queue });
+    batch.retryAll();
+    return;
+  }
+  await consume(batch, env, deadLetters);
+}
+
+/** `<worker>-<name>` or `<worker>-<name>-dlq`: the name after the Worker's, and which of the two. */
+function parseQueueName(queue: string) {
+  const groups = /-(?<name>[a-z]+)(?<dlq>-dlq)?$/.exec(queue)?.groups;
+  return { name: groups?.name, deadLetters: groups?.dlq !== undefined };
+}
+
+/**
+ * Hands a queue's handler the messages whose body parses. A body that does not parse never will:
+ * retrying it, then dead-lettering it, would only delay the same outcome, so it is logged and
+ * acknowledged.
+ */
+function consumer<Body>(def: QueueDef<Body>): QueueConsumer {
+  return async (batch, env, deadLetters) => {
+    const messages: Message<Body>[] = [];
+    for (const message of batch.messages) {
+      const parsed = def.message.safeParse(message.body);
+      if (parsed.success) {
+        messages.push(withBody(message, parsed.data));
+      } else {
+        log("error", "queue.malformed_message", {
+          queue: batch.queue,
+          message_id: message.id,
+          issues: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+        });
+        message.ack();
+      }
+    }
+    if (messages.length === 0) return;
+    await (deadLetters ? def.deadLetters : def.consume)({ queue: batch.queue, messages }, env);
+  };
+}
+
+/** The message with its parsed body; acknowledging or retrying it acts on the original. */
+const withBody = <Body>(message: Message<unknown>, body: Body): Message<Body> => ({
+  id: message.id,
+  timestamp: message.timestamp,
+  attempts: message.attempts,
+  body,
+  ack: () => message.ack(),
+  retry: (options) => message.retry(options),
+});
+
+const RETRY_DELAY_SECONDS = 5;
+
+/** Job chunks (batch size 1) and their dead letters: a message that throws is retried with a growing delay. */
+function eachJobMessage(
+  handle: (env: Bindings, message: JobMessage) => Promise<void>,
+): BatchHandler<JobMessage> {
+  return async (batch, env) => {
+    for (const message of batch.messages) {
+      try {
+        await handle(env, message.body);
+        message.ack();
+      } catch (err) {
+        log("error", "job.message_failed", {
+          queue: batch.queue,
+          job_id: message.body.jobId,
+          chunk: message.body.chunk,
+          attempt: message.attempts,
+          error: describeError(err),
+        });
+        message.retry({ delaySeconds: RETRY_DELAY_SECONDS * message.attempts });
+      }
+    }
+  };
+}

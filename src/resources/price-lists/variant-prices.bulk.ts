@@ -1,0 +1,32 @@
+import { z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
+import { batch } from "../../db/client.ts";
+import { priceLists } from "../../db/schema/index.ts";
+import { notFound } from "../../http/problem.ts";
+import { PRICE_MATCH_BY, PriceListPriceRecord, priceListPrices } from "./variant-prices.bulk-processor.ts";
+
+export const variantPricesBulk = {
+  type: "price_list_variant_prices_bulk_update",
+  routes: [
+    {
+      path: "/api/v1/price-lists/{id}/variant-prices/bulk",
+      operationId: "bulkUpdatePriceListVariantPrices",
+      tag: "Price lists",
+    },
+  ],
+  summary: "Bulk update fixed variant prices of a price list (asynchronous)",
+  description:
+    "`upsert` creates new prices and updates existing ones (prices absent from the payload stay); `delete` removes the listed prices. Job type `price_list_variant_prices_bulk_update`.",
+  itemsKey: "prices",
+  options: z.object({ match_by: z.enum(PRICE_MATCH_BY), mode: z.enum(["upsert", "delete"]) }),
+  record: PriceListPriceRecord,
+  guard: async (c, id) => {
+    const [found] = await batch(c, [
+      c.get("db").select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, id)),
+    ]);
+    if (found.length === 0) throw notFound("Price list");
+    return { price_list_id: id };
+  },
+  processor: priceListPrices,
+} satisfies BulkOperation;

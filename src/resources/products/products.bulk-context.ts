@@ -1,0 +1,44 @@
+import type { RecordProblems } from "../../async/bulk-jobs/record-errors.ts";
+import { slugCandidates } from "../../lib/slug.ts";
+import type { ExistingVariant } from "./products.bulk-lookups.ts";
+import type { ProductRecord } from "./products.bulk-record.ts";
+
+/** Hands out ids and slugs for rows this chunk creates (the UNIQUE/PK indexes stay the arbiters). */
+export class Allocator {
+  constructor(
+    private productId: number,
+    private variantId: number,
+    private readonly taken: Map<string, Set<string>>,
+  ) {}
+
+  nextProduct = () => ++this.productId;
+  nextVariant = () => ++this.variantId;
+
+  slug(locale: string, base: string): string {
+    const taken = this.taken.get(locale) ?? new Set<string>();
+    this.taken.set(locale, taken);
+    for (const candidate of slugCandidates(base, taken.size + 2)) {
+      if (!taken.has(candidate)) {
+        taken.add(candidate);
+        return candidate;
+      }
+    }
+    throw new Error("unreachable");
+  }
+}
+
+export type MarketChange = [variantId: number, market: string, priced: boolean];
+
+/** What planning one product record reads and notes besides the chunk's row ops. */
+export interface PlanContext {
+  /** Markets priced or removed by this record's updates of existing variants. */
+  marketChanges: MarketChange[];
+  record: ProductRecord;
+  problems: RecordProblems;
+  /** Fields sent with an invalid value (already reported): their required-field checks are skipped. */
+  invalid: Set<string>;
+  now: string;
+  allocator: Allocator;
+  variants: ExistingVariant[];
+  markets: Map<number, Set<string>>;
+}

@@ -1,0 +1,176 @@
+import type { RecordProblems } from "../../async/bulk-jobs/record-errors.ts";
+import type { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import { slugify } from "../../lib/slug.ts";
+import type { Allocator, PlanContext } from "./products.bulk-context.ts";
+import type { ExistingProduct } from "./products.bulk-lookups.ts";
+import { planNestedVariants } from "./products.bulk-nested-variants.ts";
+import type { ProductRecord } from "./products.bulk-record.ts";
+
+/*
+ * The rows one product record writes: the product itself (created or updated), its translations,
+ * categories and images. Its nested variants: products.bulk-nested-variants.ts.
+ */
+
+const PRODUCT_COLUMNS = [
+  "internal_id",
+  "product_structure",
+  "status",
+  "product_kind",
+  "stock_management",
+  "online_availability",
+  "model_code",
+  "tax_category",
+  "supplier_id",
+  "brand_id",
+] as const;
+
+const TRANSLATION_COLUMNS = [
+  "name",
+  "description",
+  "body_html",
+  "long_name",
+  "meta_title",
+  "meta_description",
+] as const;
+
+export function checkReferences(record: ProductRecord, refs: Set<string>, problems: RecordProblems) {
+  if (record.supplier_id != null && !refs.has(`supplier:${record.supplier_id}`)) {
+    problems.add("INVALID_FIELD_VALUE", "supplier_id", `supplier ${record.supplier_id} does not exist`);
+  }
+  if (record.brand_id != null && !refs.has(`brand:${record.brand_id}`)) {
+    problems.add("INVALID_FIELD_VALUE", "brand_id", `brand ${record.brand_id} does not exist`);
+  }
+  (record.category_ids ?? []).forEach((id, i) => {
+    if (!refs.has(`category:${id}`))
+      problems.add("INVALID_FIELD_VALUE", `category_ids.${i}`, `category ${id} does not exist`);
+  });
+}
+
+function productRow(record: ProductRecord) {
+  const row: Record<string, unknown> = {};
+  for (const column of PRODUCT_COLUMNS) {
+    const value = record[column];
+    if (value !== undefined) row[column] = value;
+  }
+  return row;
+}
+
+export function planCreate(ops: RowOps, ctx: PlanContext): number | null {
+  const { record, problems, invalid, now, allocator } = ctx;
+  const names = Object.values(record.translations ?? {}).filter((t) => t?.name);
+  if (names.length === 0 && !invalid.has("translations"))
+    problems.add(
+      "MISSING_REQUIRED_FIELD",
+      "translations",
+      "a new product needs a name in at least one locale",
+    );
+  const variants = record.variants ?? [];
+  if (variants.length === 0 && !invalid.has("variants"))
+    problems.add("MISSING_REQUIRED_FIELD", "variants", "a new product needs at least one variant");
+  variants.forEach((v, i) => {
+    if (v.id !== undefined)
+      problems.add("INVALID_FIELD_VALUE", `variants.${i}.id`, "a new product has no variant with this id");
+  });
+  const structure = record.product_structure ?? (variants.length > 1 ? "with-variants" : "simple");
+  if (structure === "simple" && variants.length > 1) {
+    problems.add("INVALID_FIELD_VALUE", "product_structure", "a simple product has exactly one variant");
+  }
+  if (!problems.empty) return null;
+  const id = allocator.nextProduct();
+  ops.insert("products", {
+    status: "unpublished",
+    product_kind: "physical",
+    stock_management: "default",
+    online_availability: null,
+    model_code: null,
+    tax_category: "standard",
+    supplier_id: null,
+    brand_id: null,
+    internal_id: null,
+    ...productRow(record),
+    id,
+    product_structure: structure,
+    created_at: now,
+    updated_at: now,
+  });
+  planTranslations(ops, id, record, new Set(), allocator);
+  planSets(ops, id, record);
+  planNestedVariants(ops, id, record.supplier_id ?? null, ctx, []);
+  return problems.empty ? id : null;
+}
+
+export function planUpdate(
+  ops: RowOps,
+  existing: ExistingProduct,
+  ctx: PlanContext,
+  locales: Set<string>,
+): number | null {
+  const { record, problems, now, allocator } = ctx;
+  const own = ctx.variants.filter((v) => v.product_id === existing.id);
+  const created = planNestedVariants(ops, existing.id, record.supplier_id ?? existing.supplier_id, ctx, own);
+  const structure = record.product_structure ?? existing.product_structure;
+  if (structure === "simple" && own.length + created > 1) {
+    problems.add(
+      "INVALID_FIELD_VALUE",
+      record.product_structure ? "product_structure" : "variants",
+      "a simple product has exactly one variant",
+    );
+  }
+  const { internal_id: _matchKey, ...changes } = productRow(record);
+  ops.merge("products", ["id"], {
+    ...changes,
+    ...(record.internal_id !== undefined ? { internal_id: record.internal_id } : {}),
+    id: existing.id,
+    updated_at: now,
+  });
+  planTranslations(ops, existing.id, record, locales, allocator);
+  planSets(ops, existing.id, record);
+  return problems.empty ? existing.id : null;
+}
+
+/** Translations merge per field; a locale new to the product gets its generated slug_base and slug. */
+function planTranslations(
+  ops: RowOps,
+  productId: number,
+  record: ProductRecord,
+  known: Set<string>,
+  allocator: Allocator,
+) {
+  for (const [locale, entry] of Object.entries(record.translations ?? {})) {
+    if (entry === null) {
+      ops.delete("product_translations", ["product_id", "locale"], { product_id: productId, locale });
+      continue;
+    }
+    const row: Record<string, unknown> = { product_id: productId, locale };
+    for (const column of TRANSLATION_COLUMNS) if (entry[column] !== undefined) row[column] = entry[column];
+    if (!known.has(locale)) {
+      const base = entry.name ? slugify(entry.name) : "";
+      row.slug_base = base || `product-${productId}`;
+      row.slug = allocator.slug(locale, row.slug_base as string);
+    }
+    ops.merge("product_translations", ["product_id", "locale"], row);
+  }
+}
+
+/** `category_ids` and `images` replace the whole set when sent. */
+function planSets(ops: RowOps, productId: number, record: ProductRecord) {
+  if (record.category_ids) {
+    ops.delete("product_categories", ["product_id"], { product_id: productId });
+    record.category_ids.forEach((categoryId, position) => {
+      ops.insert("product_categories", { product_id: productId, category_id: categoryId, position });
+    });
+  }
+  if (record.images) {
+    ops.delete("product_images", ["product_id"], { product_id: productId });
+    record.images
+      .map((img, order) => ({ ...img, order }))
+      .sort(
+        (a, b) =>
+          (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) ||
+          a.order - b.order,
+      )
+      .forEach((img, position) => {
+        ops.insert("product_images", { product_id: productId, url: img.url, position });
+      });
+  }
+}

@@ -1,0 +1,17 @@
+import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
+import { identifiersLink, LinkIdentifiersItem } from "./link-identifiers.bulk-processor.ts";
+
+/** One operation under two routes: the products and the variants resources both offer it. */
+export const linkIdentifiersBulk = {
+  type: "identifiers_link",
+  routes: [
+    { path: "/api/v1/products/link-identifiers", operationId: "linkProductIdentifiers", tag: "Products" },
+    { path: "/api/v1/variants/link-identifiers", operationId: "linkVariantIdentifiers", tag: "Variants" },
+  ],
+  summary: "Link identifiers (asynchronous)",
+  description:
+    "Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.",
+  itemsKey: "items",
+  record: LinkIdentifiersItem,
+  processor: identifiersLink,
+} satisfies BulkOperation;

@@ -1,0 +1,16 @@
+import { z } from "@hono/zod-openapi";
+import { VARIANT_MATCH_BY } from "../../async/bulk-jobs/match-variants.ts";
+import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
+import { VariantUpdateRecord, variantsUpdate } from "./variants.bulk-processor.ts";
+
+export const variantsBulk = {
+  type: "variants_bulk_update",
+  routes: [{ path: "/api/v1/variants/bulk", operationId: "bulkUpdateVariants", tag: "Variants" }],
+  summary: "Bulk update variants (asynchronous)",
+  description:
+    "Updates existing variants as a job (type `variants_bulk_update`); variants are created through the products bulk upsert.",
+  itemsKey: "variants",
+  options: z.object({ match_by: z.enum(VARIANT_MATCH_BY) }),
+  record: VariantUpdateRecord,
+  processor: variantsUpdate,
+} satisfies BulkOperation;
