@@ -22,7 +22,7 @@ import { storeStatements } from "../../src/seed/store.ts";
 import { supplierCount, supplierStatements } from "../../src/seed/suppliers.ts";
 import { api } from "../support/api.ts";
 
-/** Tables the catalog seed writes, children first (test/setup.ts already inserted a store and keys). */
+/** Tables the catalog seed writes, children first (test/support/setup.ts already inserted a store and keys). */
 const CATALOG_TABLES = [
   "variant_prices",
   "variant_translations",

@@ -43,7 +43,7 @@ const SEEDED_TABLES = [
   "store",
 ];
 
-/** Empties the seeded tables (test/setup.ts inserted a store and test keys) and applies the seed in one batch. */
+/** Empties the seeded tables (test/support/setup.ts inserted a store and test keys) and applies the seed in one batch. */
 async function load(statements: SeedStatement[]) {
   await env.DB.batch([
     ...SEEDED_TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
