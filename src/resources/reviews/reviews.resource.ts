@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
@@ -39,7 +40,7 @@ const ratingFilter = listParam<number>(
 );
 
 /** Reviews: no translations, no includes; `rating` is null when the reviewer gave none. */
-export const reviewResource = defineResource<ReviewRow>({
+export const reviewResource = defineResource<{ row: ReviewRow; item: typeof ReviewSchema }>({
   name: "reviews",
   label: "Review",
   path: "/reviews",
@@ -52,19 +53,19 @@ export const reviewResource = defineResource<ReviewRow>({
   idColumn: reviews.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    locale: { kind: "default", render: (r) => r.locale },
-    status: { kind: "default", render: (r) => r.status },
-    rating: { kind: "default", render: (r) => r.rating },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    type: { kind: "default", render: (r) => r.type },
-    content: { render: (r) => r.content },
-    reviewer_name: { render: (r) => r.reviewerName },
-    reviewer_email: { render: (r) => r.reviewerEmail },
-    order_id: { render: (r) => r.orderId },
-    customer_id: { render: (r) => r.customerId },
-    product_id: { render: (r) => r.productId },
-    variant_id: { render: (r) => r.variantId },
+    id: column(reviews.id, "fixed"),
+    locale: column(reviews.locale, "default"),
+    status: column(reviews.status, "default"),
+    rating: column(reviews.rating, "default"),
+    created_at: column(reviews.createdAt, "default"),
+    type: column(reviews.type, "default"),
+    content: column(reviews.content),
+    reviewer_name: column(reviews.reviewerName),
+    reviewer_email: column(reviews.reviewerEmail),
+    order_id: column(reviews.orderId),
+    customer_id: column(reviews.customerId),
+    product_id: column(reviews.productId),
+    variant_id: column(reviews.variantId),
   },
   filters: {
     ...dateRangeFilters("created_at", reviews.createdAt, "Reviews created"),
