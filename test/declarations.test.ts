@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { column } from "../src/conventions/column-field.ts";
 import { defineResource } from "../src/conventions/resource.ts";
 import { translatedColumn } from "../src/conventions/translated-column.ts";
+import { columnChanges } from "../src/conventions/write/column-changes.ts";
 import { brands, brandTranslations, suppliers } from "../src/db/schema/index.ts";
 
 /**
@@ -231,5 +232,25 @@ describe("resource declarations", () => {
     const row = { id: 3, name: "Acme", internalId: "S-3", description: null } as SupplierRow;
     expect(thing.fields.name?.render(row, {}, {} as never)).toBe("Acme");
     expect(thing.fields.description?.render(row, {}, {} as never)).toBeNull();
+  });
+
+  it("refuse a column of another table than the declaration's", () => {
+    expect(() =>
+      defineResource<ThingTypes>({
+        ...ofSuppliers,
+        item: Thing,
+        fields: {
+          id: column(brands.id, "fixed"),
+          name: column(suppliers.name),
+          description: column(suppliers.description),
+          summary: { render: () => "" },
+        },
+      }),
+    ).toThrow("things: columns of another table: id");
+  });
+
+  it("write the column fields a body sends, under their column keys, and nothing else", () => {
+    const body = { id: undefined, name: "Acme", description: null, summary: "x", other: 1 };
+    expect(columnChanges(thing, body)).toEqual({ name: "Acme", description: null });
   });
 });

@@ -29,6 +29,11 @@ export interface FieldDef<Row, Value = unknown> {
   needs?: string[];
   /** Output key when it differs from the field name; objects under the same key are merged. */
   into?: string;
+  /**
+   * The column the field is, as stored (`column(...)`): rendered as is, and written from the body
+   * key of the field's name (write/column-changes.ts).
+   */
+  column?: SQLiteColumn;
 }
 
 export interface TranslatedFieldDef<Row, TrRow, Value = unknown> {
@@ -228,6 +233,17 @@ export type Declaration<S extends DeclarationTypes> = Omit<
 > & { item: S["item"]; fields: DeclaredFields<S> } & DeclaredTranslations<S> &
   DeclaredIncludes<S>;
 
-export const defineResource = <S extends DeclarationTypes>(
+export function defineResource<S extends DeclarationTypes>(
   def: Declaration<S>,
-): ResourceDef<S["row"], TrRowOf<S>> => def;
+): ResourceDef<S["row"], TrRowOf<S>> {
+  assertOwnColumns(def);
+  return def;
+}
+
+/** A field's `column` must be one of its own table's: writing another table's column would drop it. */
+function assertOwnColumns(def: AnyResource) {
+  const misplaced = Object.entries(def.fields)
+    .filter(([, f]) => f.column && f.column.table !== def.table)
+    .map(([name]) => name);
+  if (misplaced.length > 0) throw new Error(`${def.name}: columns of another table: ${misplaced.join(", ")}`);
+}

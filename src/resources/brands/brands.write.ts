@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import {
@@ -16,6 +17,7 @@ import { resolveImageUrl } from "../../images/image-field.ts";
 import { constraintViolation } from "../../lib/errors.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { brandResource } from "./brands.resource.ts";
 import { BRAND_TRANSLATION_COLUMNS, type BrandCreate, type BrandUpdate } from "./brands.schema.ts";
 
 const UNIQUE = {
@@ -43,14 +45,12 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
     const byId = sql`'brand-' || (SELECT COALESCE(MAX(id), 0) + 1 FROM brands)`;
     const slug = body.slug ?? (base ? await generatedSlug(c, brands.slug, base, byId) : byId);
     const statements: BatchItem<"sqlite">[] = [
+      // The body carries `name` (its schema requires it): with `slug`, every NOT NULL column is set.
       db.insert(brands).values({
-        name: body.name,
-        internalId: body.internal_id ?? null,
+        ...columnChanges(brandResource, body),
         slug,
-        deliveryTimeInStock: body.delivery_time_in_stock ?? null,
-        deliveryTimeOutOfStock: body.delivery_time_out_of_stock ?? null,
         imageUrl: imageUrl ?? null,
-      }),
+      } as typeof brands.$inferInsert),
       ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations),
       db.select({ id: brands.id }).from(brands).where(eq(brands.id, justInsertedId)),
     ];
@@ -77,15 +77,7 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
   if (body.translations) await assertEnabledLocales(c, Object.keys(body.translations));
   const imageUrl = await resolveImageUrl(c, body.image_url, current.imageUrl);
   const changes = {
-    ...(body.name !== undefined ? { name: body.name } : {}),
-    ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
-    ...(body.slug !== undefined ? { slug: body.slug } : {}),
-    ...(body.delivery_time_in_stock !== undefined
-      ? { deliveryTimeInStock: body.delivery_time_in_stock }
-      : {}),
-    ...(body.delivery_time_out_of_stock !== undefined
-      ? { deliveryTimeOutOfStock: body.delivery_time_out_of_stock }
-      : {}),
+    ...columnChanges(brandResource, body),
     ...(imageUrl !== undefined ? { imageUrl } : {}),
     updatedAt: isoSeconds(),
   };

@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { jsonIn } from "../../conventions/sql.ts";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import {
@@ -17,6 +18,7 @@ import { resolveImageUrl } from "../../images/image-field.ts";
 import { constraintViolation } from "../../lib/errors.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { categoryResource } from "./categories.resource.ts";
 import {
   CATEGORY_TRANSLATION_COLUMNS,
   type CategoryCreate,
@@ -92,13 +94,12 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
     const byId = sql`'category-' || (SELECT MAX(id) FROM categories)`;
     const slugs = await generatedSlugs(c, body.translations, Object.keys(body.translations), byId);
     const statements: BatchItem<"sqlite">[] = [
+      // The body carries `status` (its schema requires it), the one NOT NULL column.
       db.insert(categories).values({
-        status: body.status,
-        internalId: body.internal_id ?? null,
-        parentId: body.parent_id ?? null,
+        ...columnChanges(categoryResource, body),
         imageUrl: imageUrl ?? null,
         merchantCategories: body.merchant_categories ?? null,
-      }),
+      } as typeof categories.$inferInsert),
       ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations, (locale) =>
         body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
@@ -138,9 +139,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
   for (let attempt = 0; ; attempt++) {
     const slugs = await generatedSlugs(c, translations, newLocales, `category-${id}`);
     const changes = {
-      ...(body.status !== undefined ? { status: body.status } : {}),
-      ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
-      ...(body.parent_id !== undefined ? { parentId: body.parent_id } : {}),
+      ...columnChanges(categoryResource, body),
       ...(imageUrl !== undefined ? { imageUrl } : {}),
       ...(body.merchant_categories !== undefined
         ? {
@@ -154,7 +153,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
     // is the category or one of its descendants, and the guard then aborts the whole batch.
     const update = db
       .update(categories)
-      .set(changes as never)
+      .set(changes)
       .where(
         newParent
           ? and(

@@ -28,6 +28,7 @@ export const webhookResource = defineResource<{ row: WebhookRow; item: typeof We
     url: column(webhooks.url, "default"),
     events: column<typeof webhooks.events, WebhookEvent[]>(webhooks.events, "default"),
     description: column(webhooks.description, "default"),
+    // Not a plain column: writing it sets or clears `disabled_at` too (webhooks.write.ts).
     status: { kind: "default", render: (r) => r.status },
     disabled_at: column(webhooks.disabledAt, "default"),
     created_at: column(webhooks.createdAt, "default"),
