@@ -45,6 +45,11 @@ export interface TranslatedFieldDef<Row, TrRow, Value = unknown> {
    * the whole translation row.
    */
   columns?: SQLiteColumn[];
+  /**
+   * The translation column the field is, as stored (`translatedColumn(...)`): written from the
+   * translation entry's key of the field's name (write/translations.ts).
+   */
+  column?: SQLiteColumn;
 }
 
 /** A resource's translation table (one row per owner and locale) and its translated fields. */
@@ -242,8 +247,11 @@ export function defineResource<S extends DeclarationTypes>(
 
 /** A field's `column` must be one of its own table's: writing another table's column would drop it. */
 function assertOwnColumns(def: AnyResource) {
-  const misplaced = Object.entries(def.fields)
-    .filter(([, f]) => f.column && f.column.table !== def.table)
-    .map(([name]) => name);
+  const misplaced = [
+    ...Object.entries(def.fields).filter(([, f]) => f.column && f.column.table !== def.table),
+    ...Object.entries(def.translations?.fields ?? {}).filter(
+      ([, f]) => f.column && f.column.table !== def.translations?.table,
+    ),
+  ].map(([name]) => name);
   if (misplaced.length > 0) throw new Error(`${def.name}: columns of another table: ${misplaced.join(", ")}`);
 }

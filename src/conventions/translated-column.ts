@@ -4,7 +4,10 @@ import type { TranslatedFieldDef } from "./resource.ts";
 import { columnKey } from "./sql.ts";
 import { localizedUrl } from "./store-settings.ts";
 
-/** A translated field that is one column of the translation table, rendered as stored (null when absent). */
+/**
+ * A translated field that is one column of the translation table: rendered as stored (null when the
+ * locale has no row) and written from the translation entry's key of the field's name.
+ */
 export function translatedColumn<C extends SQLiteColumn>(
   column: C,
   kind?: TranslatedFieldDef<object, object>["kind"],
@@ -13,6 +16,7 @@ export function translatedColumn<C extends SQLiteColumn>(
   return {
     ...(kind ? { kind } : {}),
     columns: [column],
+    column,
     render: (tr) =>
       ((tr as Record<string, unknown> | undefined)?.[key] as GetColumnData<C> | undefined) ?? null,
   };

@@ -4,13 +4,9 @@ import type { Context } from "hono";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
-import {
-  assertEnabledLocales,
-  type TranslationTarget,
-  translationStatements,
-} from "../../conventions/write/translations.ts";
+import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
 import { countTrip } from "../../db/client.ts";
-import { brands, brandTranslations } from "../../db/schema/index.ts";
+import { brands } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
 import { resolveImageUrl } from "../../images/image-field.ts";
@@ -18,19 +14,11 @@ import { constraintViolation } from "../../lib/errors.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { brandResource } from "./brands.resource.ts";
-import { BRAND_TRANSLATION_COLUMNS, type BrandCreate, type BrandUpdate } from "./brands.schema.ts";
+import type { BrandCreate, BrandUpdate } from "./brands.schema.ts";
 
 const UNIQUE = {
   brands_internal_id_unique: { path: "internal_id", message: "is already used by another brand" },
   brands_slug_unique: { path: "slug", message: "is already used by another brand" },
-};
-
-const TRANSLATIONS: TranslationTarget = {
-  table: brandTranslations,
-  fkKey: "brandId",
-  fk: brandTranslations.brandId,
-  locale: brandTranslations.locale,
-  columns: BRAND_TRANSLATION_COLUMNS,
 };
 
 /** The id of the row the same batch just inserted (D1 runs a batch as one serialized transaction). */
@@ -51,7 +39,7 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
         slug,
         imageUrl: imageUrl ?? null,
       } as typeof brands.$inferInsert),
-      ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations),
+      ...translationStatements(db, brandResource, justInsertedId, body.translations),
       db.select({ id: brands.id }).from(brands).where(eq(brands.id, justInsertedId)),
     ];
     try {
@@ -84,7 +72,7 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
   await runWrite(c, UNIQUE, () =>
     db.batch([
       db.update(brands).set(changes).where(eq(brands.id, id)),
-      ...translationStatements(db, TRANSLATIONS, id, body.translations ?? {}),
+      ...translationStatements(db, brandResource, id, body.translations ?? {}),
     ]),
   );
 }

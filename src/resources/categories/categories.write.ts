@@ -5,11 +5,7 @@ import { jsonIn } from "../../conventions/sql.ts";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
-import {
-  assertEnabledLocales,
-  type TranslationTarget,
-  translationStatements,
-} from "../../conventions/write/translations.ts";
+import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
 import { batch } from "../../db/client.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -19,19 +15,7 @@ import { constraintViolation } from "../../lib/errors.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { categoryResource } from "./categories.resource.ts";
-import {
-  CATEGORY_TRANSLATION_COLUMNS,
-  type CategoryCreate,
-  type CategoryUpdate,
-} from "./categories.schema.ts";
-
-const TRANSLATIONS: TranslationTarget = {
-  table: categoryTranslations,
-  fkKey: "categoryId",
-  fk: categoryTranslations.categoryId,
-  locale: categoryTranslations.locale,
-  columns: CATEGORY_TRANSLATION_COLUMNS,
-};
+import type { CategoryCreate, CategoryUpdate } from "./categories.schema.ts";
 
 const UNIQUE = {
   categories_internal_id_unique: { path: "internal_id", message: "is already used by another category" },
@@ -100,7 +84,7 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
         imageUrl: imageUrl ?? null,
         merchantCategories: body.merchant_categories ?? null,
       } as typeof categories.$inferInsert),
-      ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations, (locale) =>
+      ...translationStatements(db, categoryResource, justInsertedId, body.translations, (locale) =>
         body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
       db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
@@ -167,7 +151,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
       ...(newParent
         ? [db.run(sql`INSERT INTO categories (id, status) SELECT NULL, NULL WHERE changes() = 0`)]
         : []),
-      ...translationStatements(db, TRANSLATIONS, id, translations, (locale) =>
+      ...translationStatements(db, categoryResource, id, translations, (locale) =>
         newLocales.includes(locale) && translations[locale]?.slug === undefined
           ? { slug: slugs[locale] ?? `category-${id}` }
           : {},
