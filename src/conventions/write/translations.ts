@@ -2,10 +2,9 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import type { AppEnv, Db } from "../../env.ts";
-import { ApiError } from "../../http/problem.ts";
 import type { AnyResource } from "../resource.ts";
 import { columnKey } from "../sql.ts";
-import { getStoreSettings } from "../store-settings.ts";
+import { assertLocalesEnabled, getStoreSettings } from "../store-settings.ts";
 import type { TranslationsInput } from "./body-fields.ts";
 
 /**
@@ -55,17 +54,9 @@ export async function assertEnabledLocales(
   locales: string[],
   pathPrefix = "translations",
 ) {
-  const settings = await getStoreSettings(c);
-  const disabled = locales.filter((l) => !settings.enabledLocales.includes(l));
-  if (disabled.length > 0) {
-    throw new ApiError(
-      "unsupported_locale",
-      `Locale${disabled.length > 1 ? "s" : ""} not enabled for this store: ${disabled.join(", ")}`,
-      disabled.map((l) => ({
-        location: "body" as const,
-        path: `${pathPrefix}.${l}`,
-        message: "is not enabled for this store",
-      })),
-    );
-  }
+  assertLocalesEnabled(await getStoreSettings(c), locales, (l) => ({
+    location: "body",
+    path: `${pathPrefix}.${l}`,
+    message: "is not enabled for this store",
+  }));
 }

@@ -4,9 +4,9 @@ import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
+import { assertLocalesEnabled } from "../../conventions/store-settings.ts";
 import { reviews } from "../../db/schema/index.ts";
 import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
-import { ApiError } from "../../http/problem.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
@@ -73,11 +73,11 @@ export const reviewResource = defineResource<{ row: ReviewRow; item: typeof Revi
       schema: localeFilter,
       where: (v: string, ctx) => {
         // Supported but not enabled is unsupported too.
-        if (!ctx.store.enabledLocales.includes(v)) {
-          throw new ApiError("unsupported_locale", `Locale not enabled for this store: ${v}`, [
-            { location: "query", path: "locale", message: `${v} is not enabled for this store` },
-          ]);
-        }
+        assertLocalesEnabled(ctx.store, [v], (l) => ({
+          location: "query",
+          path: "locale",
+          message: `${l} is not enabled for this store`,
+        }));
         return eq(reviews.locale, v);
       },
     },
