@@ -14,7 +14,7 @@ import { planRender } from "./render.ts";
 import type { Row } from "./render-row.ts";
 import type { AnyResource, RenderContext } from "./resource.ts";
 import { type Selection, selectionOf } from "./selection.ts";
-import { getStoreSettings } from "./store-settings.ts";
+import { assertLocalesEnabled, getStoreSettings } from "./store-settings.ts";
 
 type AnyId = number | string;
 
@@ -29,18 +29,11 @@ export async function renderContext(
   else if (locales === "ALL" || (Array.isArray(locales) && locales[0] === "ALL"))
     resolved = [...store.enabledLocales];
   else {
-    const disabled = locales.filter((l) => !store.enabledLocales.includes(l));
-    if (disabled.length > 0) {
-      throw new ApiError(
-        "unsupported_locale",
-        `Locale${disabled.length > 1 ? "s" : ""} not enabled for this store: ${disabled.join(", ")}`,
-        disabled.map((l) => ({
-          location: "query" as const,
-          path: "locales",
-          message: `${l} is not enabled for this store`,
-        })),
-      );
-    }
+    assertLocalesEnabled(store, locales, (l) => ({
+      location: "query",
+      path: "locales",
+      message: `${l} is not enabled for this store`,
+    }));
     resolved = locales;
   }
   return {

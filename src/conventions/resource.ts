@@ -22,24 +22,42 @@ export interface RenderContext {
 /** Data loaded in batches for a page of rows: loader name → (row id → value). */
 export type Related = Record<string, Map<number, unknown>>;
 
-export interface FieldDef<Row> {
+export interface FieldDef<Row, Value = unknown> {
   kind?: "fixed" | "default" | "optional";
-  render: (row: Row, related: Related, ctx: RenderContext) => unknown;
+  render: (row: Row, related: Related, ctx: RenderContext) => Value;
   /** Loaders whose data `render` reads. */
   needs?: string[];
   /** Output key when it differs from the field name; objects under the same key are merged. */
   into?: string;
+  /**
+   * The column the field is, as stored (`column(...)`): rendered as is, and written from the body
+   * key of the field's name (write/column-changes.ts).
+   */
+  column?: SQLiteColumn;
 }
 
-export interface TranslatedFieldDef<Row, TrRow> {
+export interface TranslatedFieldDef<Row, TrRow, Value = unknown> {
   kind?: "default" | "optional";
-  render: (tr: TrRow | undefined, locale: string, row: Row, ctx: RenderContext) => unknown;
+  render: (tr: TrRow | undefined, locale: string, row: Row, ctx: RenderContext) => Value;
   /**
    * The translation-table columns `render` reads (`[]`: none). When every selected translated field
    * declares them, only those columns are loaded, and no query runs when none is needed; absent:
    * the whole translation row.
    */
   columns?: SQLiteColumn[];
+  /**
+   * The translation column the field is, as stored (`translatedColumn(...)`): written from the
+   * translation entry's key of the field's name (write/translations.ts).
+   */
+  column?: SQLiteColumn;
+}
+
+/** A resource's translation table (one row per owner and locale) and its translated fields. */
+export interface TranslationsDef<Row, TrRow, Fields = Record<string, TranslatedFieldDef<Row, TrRow>>> {
+  table: SQLiteTable;
+  fk: SQLiteColumn;
+  localeColumn: SQLiteColumn;
+  fields: Fields;
 }
 
 /** Nested objects of a loader, rendered by the engine: nested name → (nested row id → rendered object). */
@@ -137,12 +155,7 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
    */
   idColumn: SQLiteColumn;
   fields: Record<string, FieldDef<Row>>;
-  translations?: {
-    table: SQLiteTable;
-    fk: SQLiteColumn;
-    localeColumn: SQLiteColumn;
-    fields: Record<string, TranslatedFieldDef<Row, TrRow>>;
-  };
+  translations?: TranslationsDef<Row, TrRow>;
   loaders?: Record<string, Loader>;
   includes?: Record<string, IncludeDef<Row>>;
   filters?: Record<string, FilterDef>;
@@ -160,6 +173,85 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
 // biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources
 export type AnyResource = ResourceDef<any, any>;
 
-export const defineResource = <Row extends { id: number | string }, TrRow = unknown>(
-  def: ResourceDef<Row, TrRow>,
-) => def;
+/** What a declaration is checked against (`defineResource<{ row: …; item: typeof …Schema }>`). */
+export interface DeclarationTypes {
+  /** The base row as the engine selects it. */
+  row: { id: number | string };
+  /** The translation table's row, when the item has `translations`. */
+  translationRow?: object;
+  /** The type of the declaration's `item`: one field per key, translated fields per its `translations` value. */
+  item: z.ZodObject;
+  /** The item's keys that are includes, not fields. */
+  includes?: string;
+  /** Fields that render into a shared key of the item (`into`): field name → that key. */
+  into?: Record<string, string>;
+}
+
+type ItemOf<S extends DeclarationTypes> = z.output<S["item"]>;
+type TrRowOf<S> = S extends { translationRow: infer T } ? T : unknown;
+type IncludesOf<S> = S extends { includes: infer I extends string } ? I : never;
+type IntoOf<S> = S extends { into: infer M extends Record<string, string> } ? M : Record<never, string>;
+/** A rendered value: whatever the contract allows under the key (absence is the selection's business). */
+type Rendered<T> = Exclude<T, undefined>;
+
+type FieldName<S extends DeclarationTypes> = Exclude<
+  keyof ItemOf<S> & string,
+  "translations" | IncludesOf<S>
+>;
+
+/** One field per item key (translations and includes aside), plus the fields rendered `into` a key. */
+type DeclaredFields<S extends DeclarationTypes> = {
+  [K in FieldName<S>]-?: FieldDef<S["row"], Rendered<ItemOf<S>[K]>>;
+} & {
+  [K in keyof IntoOf<S>]-?: FieldDef<S["row"], Rendered<ItemOf<S>[IntoOf<S>[K] & keyof ItemOf<S>]>> & {
+    into: IntoOf<S>[K];
+  };
+};
+
+type TranslationItem<S extends DeclarationTypes> =
+  ItemOf<S> extends { translations?: Record<string, infer T> } ? T : never;
+
+type DeclaredTranslations<S extends DeclarationTypes> = "translations" extends keyof ItemOf<S>
+  ? {
+      translations: TranslationsDef<
+        S["row"],
+        TrRowOf<S>,
+        {
+          [K in keyof TranslationItem<S>]-?: TranslatedFieldDef<
+            S["row"],
+            TrRowOf<S>,
+            Rendered<TranslationItem<S>[K]>
+          >;
+        }
+      >;
+    }
+  : { translations?: never };
+
+type DeclaredIncludes<S extends DeclarationTypes> = [IncludesOf<S>] extends [never]
+  ? { includes?: never }
+  : { includes: Record<IncludesOf<S>, IncludeDef<S["row"]>> };
+
+/** A declaration checked against its contract: a missing, extra or wrongly typed field does not compile. */
+export type Declaration<S extends DeclarationTypes> = Omit<
+  ResourceDef<S["row"], TrRowOf<S>>,
+  "item" | "fields" | "translations" | "includes"
+> & { item: S["item"]; fields: DeclaredFields<S> } & DeclaredTranslations<S> &
+  DeclaredIncludes<S>;
+
+export function defineResource<S extends DeclarationTypes>(
+  def: Declaration<S>,
+): ResourceDef<S["row"], TrRowOf<S>> {
+  assertOwnColumns(def);
+  return def;
+}
+
+/** A field's `column` must be one of its own table's: writing another table's column would drop it. */
+function assertOwnColumns(def: AnyResource) {
+  const misplaced = [
+    ...Object.entries(def.fields).filter(([, f]) => f.column && f.column.table !== def.table),
+    ...Object.entries(def.translations?.fields ?? {}).filter(
+      ([, f]) => f.column && f.column.table !== def.translations?.table,
+    ),
+  ].map(([name]) => name);
+  if (misplaced.length > 0) throw new Error(`${def.name}: columns of another table: ${misplaced.join(", ")}`);
+}

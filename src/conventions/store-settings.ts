@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { countTrip } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
+import { ApiError, type ProblemDetailItem } from "../http/problem.ts";
 import { SUPPORTED_LOCALES } from "../lib/locales.ts";
 
 export interface StoreSettings {
@@ -52,4 +53,23 @@ export async function getStoreSettings(c: Context<AppEnv>): Promise<StoreSetting
 export function localizedUrl(settings: StoreSettings, locale: string, slug: string | null | undefined) {
   const domain = settings.domains[locale];
   return domain && slug ? `https://${domain}/${slug}` : null;
+}
+
+/**
+ * 400 `unsupported_locale` when a requested locale is not enabled for the store, with one error
+ * entry per such locale (`entry` places it in the request: query parameter or body path).
+ */
+export function assertLocalesEnabled(
+  store: StoreSettings,
+  locales: readonly string[],
+  entry: (locale: string) => ProblemDetailItem,
+) {
+  const disabled = locales.filter((l) => !store.enabledLocales.includes(l));
+  if (disabled.length > 0) {
+    throw new ApiError(
+      "unsupported_locale",
+      `Locale${disabled.length > 1 ? "s" : ""} not enabled for this store: ${disabled.join(", ")}`,
+      disabled.map(entry),
+    );
+  }
 }

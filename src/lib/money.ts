@@ -27,3 +27,10 @@ export const money = (
   scale = 2,
 ): Money | null =>
   amount === null || amount === undefined || !currency ? null : { amount: toScale(amount, scale), currency };
+
+/**
+ * Money of a NOT NULL amount and currency, which the contract shows as present: `money` answers null
+ * only for an empty currency, and every writer stores a currency code.
+ */
+export const storedMoney = (amount: string, currency: string, scale = 2) =>
+  money(amount, currency, scale) as Money;

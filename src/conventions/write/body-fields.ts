@@ -44,16 +44,3 @@ export function translationsSchema<T extends z.ZodRawShape>(fields: T, opts: { n
 }
 
 export type TranslationsInput = Record<string, Record<string, unknown> | null>;
-
-/** camelCase column keys for the snake_case API names of a translation body. */
-export function translationColumns(
-  entry: Record<string, unknown>,
-  names: Record<string, string>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [apiName, value] of Object.entries(entry)) {
-    const column = names[apiName];
-    if (column && value !== undefined) out[column] = value;
-  }
-  return out;
-}

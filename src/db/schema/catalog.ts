@@ -43,7 +43,10 @@ export const brandTranslations = sqliteTable(
     longName: text("long_name"),
     metaTitle: text("meta_title"),
     metaDescription: text("meta_description"),
-    sizeGuideFile: text("size_guide_file", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** The size guide file as written through the API: a `name` and whatever else it carried. */
+    sizeGuideFile: text("size_guide_file", { mode: "json" }).$type<
+      { name: string } & Record<string, unknown>
+    >(),
   },
   (t) => [primaryKey({ columns: [t.brandId, t.locale] })],
 );

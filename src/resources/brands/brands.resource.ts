@@ -1,3 +1,4 @@
+import { column } from "../../conventions/column-field.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
@@ -11,7 +12,11 @@ type BrandRow = typeof brands.$inferSelect;
 type BrandTranslationRow = typeof brandTranslations.$inferSelect;
 
 /** Brand `name` is one root string, not translated; `url` is per locale from the store domain. */
-export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
+export const brandResource = defineResource<{
+  row: BrandRow;
+  translationRow: BrandTranslationRow;
+  item: typeof BrandSchema;
+}>({
   name: "brands",
   label: "Brand",
   path: "/brands",
@@ -22,12 +27,12 @@ export const brandResource = defineResource<BrandRow, BrandTranslationRow>({
   idColumn: brands.id,
   localized: true,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    name: { kind: "default", render: (r) => r.name },
-    internal_id: { kind: "default", render: (r) => r.internalId },
-    slug: { render: (r) => r.slug },
-    delivery_time_in_stock: { render: (r) => r.deliveryTimeInStock },
-    delivery_time_out_of_stock: { render: (r) => r.deliveryTimeOutOfStock },
+    id: column(brands.id, "fixed"),
+    name: column(brands.name, "default"),
+    internal_id: column(brands.internalId, "default"),
+    slug: column(brands.slug),
+    delivery_time_in_stock: column(brands.deliveryTimeInStock),
+    delivery_time_out_of_stock: column(brands.deliveryTimeOutOfStock),
     image_url: { render: (r, _related, ctx) => renderImageUrl(ctx.c, r.imageUrl) },
   },
   translations: {

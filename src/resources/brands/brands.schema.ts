@@ -87,12 +87,3 @@ export const BrandUpdateSchema = z
 
 export type BrandCreate = z.output<typeof BrandCreateSchema>;
 export type BrandUpdate = z.output<typeof BrandUpdateSchema>;
-
-export const BRAND_TRANSLATION_COLUMNS = {
-  description: "description",
-  body_html: "bodyHtml",
-  long_name: "longName",
-  meta_title: "metaTitle",
-  meta_description: "metaDescription",
-  size_guide_file: "sizeGuideFile",
-};

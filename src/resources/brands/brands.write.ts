@@ -1,34 +1,24 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
-import {
-  assertEnabledLocales,
-  type TranslationTarget,
-  translationStatements,
-} from "../../conventions/write/translations.ts";
+import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
 import { countTrip } from "../../db/client.ts";
-import { brands, brandTranslations } from "../../db/schema/index.ts";
+import { brands } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
 import { resolveImageUrl } from "../../images/image-field.ts";
 import { constraintViolation } from "../../lib/errors.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { BRAND_TRANSLATION_COLUMNS, type BrandCreate, type BrandUpdate } from "./brands.schema.ts";
+import { brandResource } from "./brands.resource.ts";
+import type { BrandCreate, BrandUpdate } from "./brands.schema.ts";
 
 const UNIQUE = {
   brands_internal_id_unique: { path: "internal_id", message: "is already used by another brand" },
   brands_slug_unique: { path: "slug", message: "is already used by another brand" },
-};
-
-const TRANSLATIONS: TranslationTarget = {
-  table: brandTranslations,
-  fkKey: "brandId",
-  fk: brandTranslations.brandId,
-  locale: brandTranslations.locale,
-  columns: BRAND_TRANSLATION_COLUMNS,
 };
 
 /** The id of the row the same batch just inserted (D1 runs a batch as one serialized transaction). */
@@ -43,15 +33,13 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
     const byId = sql`'brand-' || (SELECT COALESCE(MAX(id), 0) + 1 FROM brands)`;
     const slug = body.slug ?? (base ? await generatedSlug(c, brands.slug, base, byId) : byId);
     const statements: BatchItem<"sqlite">[] = [
+      // The body carries `name` (its schema requires it): with `slug`, every NOT NULL column is set.
       db.insert(brands).values({
-        name: body.name,
-        internalId: body.internal_id ?? null,
+        ...columnChanges(brandResource, body),
         slug,
-        deliveryTimeInStock: body.delivery_time_in_stock ?? null,
-        deliveryTimeOutOfStock: body.delivery_time_out_of_stock ?? null,
         imageUrl: imageUrl ?? null,
-      }),
-      ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations),
+      } as typeof brands.$inferInsert),
+      ...translationStatements(db, brandResource, justInsertedId, body.translations),
       db.select({ id: brands.id }).from(brands).where(eq(brands.id, justInsertedId)),
     ];
     try {
@@ -77,22 +65,14 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
   if (body.translations) await assertEnabledLocales(c, Object.keys(body.translations));
   const imageUrl = await resolveImageUrl(c, body.image_url, current.imageUrl);
   const changes = {
-    ...(body.name !== undefined ? { name: body.name } : {}),
-    ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
-    ...(body.slug !== undefined ? { slug: body.slug } : {}),
-    ...(body.delivery_time_in_stock !== undefined
-      ? { deliveryTimeInStock: body.delivery_time_in_stock }
-      : {}),
-    ...(body.delivery_time_out_of_stock !== undefined
-      ? { deliveryTimeOutOfStock: body.delivery_time_out_of_stock }
-      : {}),
+    ...columnChanges(brandResource, body),
     ...(imageUrl !== undefined ? { imageUrl } : {}),
     updatedAt: isoSeconds(),
   };
   await runWrite(c, UNIQUE, () =>
     db.batch([
       db.update(brands).set(changes).where(eq(brands.id, id)),
-      ...translationStatements(db, TRANSLATIONS, id, body.translations ?? {}),
+      ...translationStatements(db, brandResource, id, body.translations ?? {}),
     ]),
   );
 }

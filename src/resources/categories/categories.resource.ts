@@ -1,4 +1,5 @@
 import { eq, isNotNull, isNull } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated, jsonIn, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
@@ -11,7 +12,11 @@ type CategoryRow = typeof categories.$inferSelect;
 type CategoryTranslationRow = typeof categoryTranslations.$inferSelect;
 
 /** Categories: a tree by `parent_id`; name, slug and url are per locale. */
-export const categoryResource = defineResource<CategoryRow, CategoryTranslationRow>({
+export const categoryResource = defineResource<{
+  row: CategoryRow;
+  translationRow: CategoryTranslationRow;
+  item: typeof CategorySchema;
+}>({
   name: "categories",
   label: "Category",
   path: "/categories",
@@ -22,10 +27,10 @@ export const categoryResource = defineResource<CategoryRow, CategoryTranslationR
   idColumn: categories.id,
   localized: true,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    internal_id: { kind: "default", render: (r) => r.internalId },
-    parent_id: { render: (r) => r.parentId },
-    status: { render: (r) => r.status },
+    id: column(categories.id, "fixed"),
+    internal_id: column(categories.internalId, "default"),
+    parent_id: column(categories.parentId),
+    status: column(categories.status),
     image_url: { render: (r, _related, ctx) => renderImageUrl(ctx.c, r.imageUrl) },
     merchant_categories: { render: (r) => r.merchantCategories ?? {} },
   },

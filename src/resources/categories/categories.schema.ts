@@ -96,13 +96,3 @@ export const CategoryUpdateSchema = z
 
 export type CategoryCreate = z.output<typeof CategoryCreateSchema>;
 export type CategoryUpdate = z.output<typeof CategoryUpdateSchema>;
-
-export const CATEGORY_TRANSLATION_COLUMNS = {
-  name: "name",
-  slug: "slug",
-  description: "description",
-  body_html: "bodyHtml",
-  long_name: "longName",
-  meta_title: "metaTitle",
-  meta_description: "metaDescription",
-};

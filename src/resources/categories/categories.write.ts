@@ -2,13 +2,10 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { jsonIn } from "../../conventions/sql.ts";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
-import {
-  assertEnabledLocales,
-  type TranslationTarget,
-  translationStatements,
-} from "../../conventions/write/translations.ts";
+import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
 import { batch } from "../../db/client.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -17,19 +14,8 @@ import { resolveImageUrl } from "../../images/image-field.ts";
 import { constraintViolation } from "../../lib/errors.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import {
-  CATEGORY_TRANSLATION_COLUMNS,
-  type CategoryCreate,
-  type CategoryUpdate,
-} from "./categories.schema.ts";
-
-const TRANSLATIONS: TranslationTarget = {
-  table: categoryTranslations,
-  fkKey: "categoryId",
-  fk: categoryTranslations.categoryId,
-  locale: categoryTranslations.locale,
-  columns: CATEGORY_TRANSLATION_COLUMNS,
-};
+import { categoryResource } from "./categories.resource.ts";
+import type { CategoryCreate, CategoryUpdate } from "./categories.schema.ts";
 
 const UNIQUE = {
   categories_internal_id_unique: { path: "internal_id", message: "is already used by another category" },
@@ -92,14 +78,13 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
     const byId = sql`'category-' || (SELECT MAX(id) FROM categories)`;
     const slugs = await generatedSlugs(c, body.translations, Object.keys(body.translations), byId);
     const statements: BatchItem<"sqlite">[] = [
+      // The body carries `status` (its schema requires it), the one NOT NULL column.
       db.insert(categories).values({
-        status: body.status,
-        internalId: body.internal_id ?? null,
-        parentId: body.parent_id ?? null,
+        ...columnChanges(categoryResource, body),
         imageUrl: imageUrl ?? null,
         merchantCategories: body.merchant_categories ?? null,
-      }),
-      ...translationStatements(db, TRANSLATIONS, justInsertedId, body.translations, (locale) =>
+      } as typeof categories.$inferInsert),
+      ...translationStatements(db, categoryResource, justInsertedId, body.translations, (locale) =>
         body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
       db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
@@ -138,9 +123,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
   for (let attempt = 0; ; attempt++) {
     const slugs = await generatedSlugs(c, translations, newLocales, `category-${id}`);
     const changes = {
-      ...(body.status !== undefined ? { status: body.status } : {}),
-      ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
-      ...(body.parent_id !== undefined ? { parentId: body.parent_id } : {}),
+      ...columnChanges(categoryResource, body),
       ...(imageUrl !== undefined ? { imageUrl } : {}),
       ...(body.merchant_categories !== undefined
         ? {
@@ -154,7 +137,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
     // is the category or one of its descendants, and the guard then aborts the whole batch.
     const update = db
       .update(categories)
-      .set(changes as never)
+      .set(changes)
       .where(
         newParent
           ? and(
@@ -168,7 +151,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
       ...(newParent
         ? [db.run(sql`INSERT INTO categories (id, status) SELECT NULL, NULL WHERE changes() = 0`)]
         : []),
-      ...translationStatements(db, TRANSLATIONS, id, translations, (locale) =>
+      ...translationStatements(db, categoryResource, id, translations, (locale) =>
         newLocales.includes(locale) && translations[locale]?.slug === undefined
           ? { slug: slugs[locale] ?? `category-${id}` }
           : {},

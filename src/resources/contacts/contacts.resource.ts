@@ -1,4 +1,5 @@
 import { eq, gte, ne, type SQL } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
@@ -34,7 +35,7 @@ const VIEWS = {
  * Contacts (read-only here). `view` picks the population (customers, or anyone with a marketing
  * state) but never the representation; a get by id ignores it.
  */
-export const contactResource = defineResource<ContactRow>({
+export const contactResource = defineResource<{ row: ContactRow; item: typeof ContactSchema }>({
   name: "contacts",
   label: "Contact",
   path: "/contacts",
@@ -47,23 +48,23 @@ export const contactResource = defineResource<ContactRow>({
   idColumn: contacts.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    internal_id: { kind: "default", render: (r) => r.internalId },
-    is_active: { kind: "default", render: (r) => r.isActive },
-    email: { kind: "default", render: (r) => r.email },
-    first_name: { kind: "default", render: (r) => r.firstName },
-    last_name: { kind: "default", render: (r) => r.lastName },
+    id: column(contacts.id, "fixed"),
+    internal_id: column(contacts.internalId, "default"),
+    is_active: column(contacts.isActive, "default"),
+    email: column(contacts.email, "default"),
+    first_name: column(contacts.firstName, "default"),
+    last_name: column(contacts.lastName, "default"),
     full_name: { kind: "default", render: (r) => fullName(r.firstName, r.lastName) },
-    phone: { kind: "default", render: (r) => r.phone },
-    preferred_locale: { kind: "default", render: (r) => r.preferredLocale },
-    customer_type: { render: (r) => r.customerType },
-    is_b2b: { render: (r) => r.isB2b },
-    is_agreed_payment_enabled: { render: (r) => r.isAgreedPaymentEnabled },
-    is_customer: { render: (r) => r.isCustomer },
-    mkt_state: { render: (r) => r.mktState },
-    last_login_at: { render: (r) => r.lastLoginAt },
-    created_at: { render: (r) => r.createdAt },
-    orders_count: { render: (r) => r.ordersCount },
+    phone: column(contacts.phone, "default"),
+    preferred_locale: column(contacts.preferredLocale, "default"),
+    customer_type: column(contacts.customerType),
+    is_b2b: column(contacts.isB2b),
+    is_agreed_payment_enabled: column(contacts.isAgreedPaymentEnabled),
+    is_customer: column(contacts.isCustomer),
+    mkt_state: column(contacts.mktState),
+    last_login_at: column(contacts.lastLoginAt),
+    created_at: column(contacts.createdAt),
+    orders_count: column(contacts.ordersCount),
   },
   filters: {
     view: {

@@ -1,5 +1,6 @@
 import { isNull, or } from "drizzle-orm";
 import { LOG_CODES } from "../../async/bulk-jobs/types.ts";
+import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
@@ -13,7 +14,7 @@ type LogRow = typeof jobLogs.$inferSelect;
 /** `completed_with_errors` is accepted as a filter alias of `done_with_errors`. */
 const STATUS_FILTER_VALUES = [...JOB_STATUSES, "completed_with_errors"] as const;
 
-export const jobResource = defineResource<JobRow>({
+export const jobResource = defineResource<{ row: JobRow; item: typeof JobSchema }>({
   name: "jobs",
   label: "Job",
   path: "/jobs",
@@ -25,12 +26,12 @@ export const jobResource = defineResource<JobRow>({
   idColumn: jobs.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    type: { kind: "default", render: (r) => r.type },
-    status: { kind: "default", render: (r) => r.status },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    started_at: { kind: "default", render: (r) => r.startedAt },
-    finished_at: { kind: "default", render: (r) => r.finishedAt },
+    id: column(jobs.id, "fixed"),
+    type: column(jobs.type, "default"),
+    status: column(jobs.status, "default"),
+    created_at: column(jobs.createdAt, "default"),
+    started_at: column(jobs.startedAt, "default"),
+    finished_at: column(jobs.finishedAt, "default"),
     summary: {
       kind: "default",
       render: (r) => ({
@@ -69,7 +70,7 @@ export const jobResource = defineResource<JobRow>({
 
 const CODE_FILTER_VALUES = [...LOG_CODES, "null"] as const;
 
-export const jobLogResource = defineResource<LogRow>({
+export const jobLogResource = defineResource<{ row: LogRow; item: typeof JobLogSchema }>({
   name: "job_logs",
   label: "Job log entry",
   path: "/jobs/{id}/logs",
@@ -90,13 +91,13 @@ export const jobLogResource = defineResource<LogRow>({
   localized: false,
   perPage: { default: 100, max: 500 },
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    severity: { kind: "default", render: (r) => r.severity },
-    code: { kind: "default", render: (r) => r.code },
-    message: { kind: "default", render: (r) => r.message },
-    identifiers: { kind: "default", render: (r) => r.identifiers },
-    affected_fields: { kind: "default", render: (r) => r.affectedFields },
+    id: column(jobLogs.id, "fixed"),
+    created_at: column(jobLogs.createdAt, "default"),
+    severity: column(jobLogs.severity, "default"),
+    code: column(jobLogs.code, "default"),
+    message: column(jobLogs.message, "default"),
+    identifiers: column(jobLogs.identifiers, "default"),
+    affected_fields: column(jobLogs.affectedFields, "default"),
   },
   filters: {
     code: {

@@ -1,11 +1,12 @@
 import { asc, eq, isNotNull, isNull } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { belongsTo } from "../../conventions/includes.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { orderLineItems, orders } from "../../db/schema/index.ts";
 import { boolParam, enumParam, intListParam } from "../../http/params.ts";
-import { type Money, money, toScale } from "../../lib/money.ts";
+import { type Money, storedMoney, toScale } from "../../lib/money.ts";
 import { contactResource } from "../contacts/contacts.resource.ts";
 import {
   DELIVERY_METHODS,
@@ -25,12 +26,12 @@ export const ORDER_CUSTOMER_FIELDS = ["email", "full_name", "created_at", "prefe
 const UNIT_SCALE = 5;
 
 const amounts = (gross: string, net: string, tax: string, currency: string) => ({
-  gross: money(gross, currency),
-  net: money(net, currency),
-  tax: money(tax, currency),
+  gross: storedMoney(gross, currency),
+  net: storedMoney(net, currency),
+  tax: storedMoney(tax, currency),
 });
 
-const rescale = (m: Money, scale: number) => money(m.amount, m.currency, scale);
+const rescale = (m: Money, scale: number) => storedMoney(m.amount, m.currency, scale);
 
 /** One order line as sold: a snapshot, never re-read from the catalog. */
 function lineItem(item: LineItemRow, currency: string) {
@@ -44,10 +45,10 @@ function lineItem(item: LineItemRow, currency: string) {
     tax_rate: toScale(item.taxRate, 2),
     quantity: item.quantity,
     unit_price: {
-      list_price: { gross: money(item.listPriceGross, currency, UNIT_SCALE) },
+      list_price: { gross: storedMoney(item.listPriceGross, currency, UNIT_SCALE) },
       final_price: {
-        gross: money(item.finalPriceGross, currency, UNIT_SCALE),
-        net: money(item.finalPriceNet, currency, UNIT_SCALE),
+        gross: storedMoney(item.finalPriceGross, currency, UNIT_SCALE),
+        net: storedMoney(item.finalPriceNet, currency, UNIT_SCALE),
       },
     },
     discounts_applied: item.discountsApplied.map((d) => ({
@@ -70,7 +71,11 @@ function lineItem(item: LineItemRow, currency: string) {
 }
 
 /** Orders are read-only snapshots; amounts are in the shop currency (EUR). */
-export const orderResource = defineResource<OrderRow>({
+export const orderResource = defineResource<{
+  row: OrderRow;
+  item: typeof OrderSchema;
+  includes: "customer";
+}>({
   name: "orders",
   label: "Order",
   path: "/orders",
@@ -83,25 +88,25 @@ export const orderResource = defineResource<OrderRow>({
   idColumn: orders.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    payment_status: { kind: "default", render: (r) => r.paymentStatus },
-    warehouse_release_status: { kind: "default", render: (r) => r.warehouseReleaseStatus },
-    fulfillment_status: { kind: "default", render: (r) => r.fulfillmentStatus },
-    delivery_method: { kind: "default", render: (r) => r.deliveryMethod },
-    locale: { kind: "default", render: (r) => r.locale },
-    payment_method: { kind: "default", render: (r) => r.paymentMethod },
-    payment_gateway: { kind: "default", render: (r) => r.paymentGateway },
-    paid_at: { kind: "default", render: (r) => r.paidAt },
-    fulfilled_at: { kind: "default", render: (r) => r.fulfilledAt },
-    canceled_at: { kind: "default", render: (r) => r.canceledAt },
+    id: column(orders.id, "fixed"),
+    created_at: column(orders.createdAt, "default"),
+    payment_status: column(orders.paymentStatus, "default"),
+    warehouse_release_status: column(orders.warehouseReleaseStatus, "default"),
+    fulfillment_status: column(orders.fulfillmentStatus, "default"),
+    delivery_method: column(orders.deliveryMethod, "default"),
+    locale: column(orders.locale, "default"),
+    payment_method: column(orders.paymentMethod, "default"),
+    payment_gateway: column(orders.paymentGateway, "default"),
+    paid_at: column(orders.paidAt, "default"),
+    fulfilled_at: column(orders.fulfilledAt, "default"),
+    canceled_at: column(orders.canceledAt, "default"),
     total: { kind: "default", render: (r) => amounts(r.totalGross, r.totalNet, r.totalTax, r.currency) },
     shipping: {
       kind: "default",
       render: (r) => amounts(r.shippingGross, r.shippingNet, r.shippingTax, r.currency),
     },
     fees: { kind: "default", render: (r) => amounts(r.feesGross, r.feesNet, r.feesTax, r.currency) },
-    email: { kind: "default", render: (r) => r.email },
+    email: column(orders.email, "default"),
     line_items: {
       needs: ["lineItems"],
       render: (r, related) =>

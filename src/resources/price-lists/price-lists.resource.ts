@@ -1,5 +1,7 @@
+import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { column } from "../../conventions/column-field.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import {
@@ -19,6 +21,7 @@ import { categoryResource } from "../categories/categories.resource.ts";
 import { PriceListSchema } from "./price-lists.schema.ts";
 
 type PriceListRow = typeof priceLists.$inferSelect;
+type PriceList = z.output<typeof PriceListSchema>;
 
 interface DiscountJoinRow {
   priceListId: number;
@@ -96,7 +99,7 @@ const countBy = (table: SQLiteTable, fk: SQLiteColumn): Loader => ({
 });
 
 /** Price lists: discounts embed their categories and brands, which follow `locales`. */
-export const priceListResource = defineResource<PriceListRow>({
+export const priceListResource = defineResource<{ row: PriceListRow; item: typeof PriceListSchema }>({
   name: "price-lists",
   label: "Price list",
   path: "/price-lists",
@@ -110,9 +113,9 @@ export const priceListResource = defineResource<PriceListRow>({
   // No translations of its own: `locales` applies to the nested categories and brands.
   localized: true,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    internal_id: { kind: "default", render: (r) => r.internalId },
-    is_active: { kind: "default", render: (r) => r.isActive },
+    id: column(priceLists.id, "fixed"),
+    internal_id: column(priceLists.internalId, "default"),
+    is_active: column(priceLists.isActive, "default"),
     minimum_order_amount: {
       kind: "default",
       render: (r) => money(r.minimumOrderAmount, r.minimumOrderCurrency),
@@ -120,23 +123,23 @@ export const priceListResource = defineResource<PriceListRow>({
     customers_count: {
       kind: "default",
       needs: ["customersCount"],
-      render: (r, related) => related.customersCount?.get(r.id) ?? 0,
+      render: (r, related) => (related.customersCount?.get(r.id) as number | undefined) ?? 0,
     },
     variant_prices_count: {
       kind: "default",
       needs: ["variantPricesCount"],
-      render: (r, related) => related.variantPricesCount?.get(r.id) ?? 0,
+      render: (r, related) => (related.variantPricesCount?.get(r.id) as number | undefined) ?? 0,
     },
     global_discount: { kind: "default", render: (r) => toScale(r.globalDiscount, 2) },
     category_discounts: {
       kind: "default",
       needs: ["categoryDiscounts"],
-      render: (r, related) => related.categoryDiscounts?.get(r.id) ?? [],
+      render: (r, related) => (related.categoryDiscounts?.get(r.id) as PriceList["category_discounts"]) ?? [],
     },
     brand_discounts: {
       kind: "default",
       needs: ["brandDiscounts"],
-      render: (r, related) => related.brandDiscounts?.get(r.id) ?? [],
+      render: (r, related) => (related.brandDiscounts?.get(r.id) as PriceList["brand_discounts"]) ?? [],
     },
   },
   loaders: {

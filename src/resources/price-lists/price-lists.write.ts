@@ -2,6 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { jsonIn } from "../../conventions/sql.ts";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { batch } from "../../db/client.ts";
 import {
@@ -16,6 +17,7 @@ import type { AppEnv, Db } from "../../env.ts";
 import { ApiError, notFound, type ProblemDetailItem } from "../../http/problem.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { priceListResource } from "./price-lists.resource.ts";
 import type { PriceListCreate, PriceListUpdate } from "./price-lists.schema.ts";
 
 const UNIQUE = {
@@ -138,13 +140,14 @@ export async function createPriceList(c: Context<AppEnv>, body: PriceListCreate)
   await checkReferences(c, body);
   const db = c.get("db");
   const statements: BatchItem<"sqlite">[] = [
+    // The body carries `internal_id` and `is_active` (its schema requires them): with
+    // `global_discount`, every NOT NULL column is set.
     db.insert(priceLists).values({
-      internalId: body.internal_id,
-      isActive: body.is_active,
+      ...columnChanges(priceListResource, body),
       globalDiscount: toScale(body.global_discount, 2),
       minimumOrderAmount: body.minimum_order_amount ? toScale(body.minimum_order_amount.amount, 2) : null,
       minimumOrderCurrency: body.minimum_order_amount?.currency ?? null,
-    }),
+    } as typeof priceLists.$inferInsert),
     ...discountStatements(db, justInsertedId, "category", categoryEntries(body.category_discounts)),
     ...discountStatements(db, justInsertedId, "brand", brandEntries(body.brand_discounts)),
     db.select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, justInsertedId)),
@@ -159,8 +162,7 @@ export async function updatePriceList(c: Context<AppEnv>, id: number, body: Pric
   const db = c.get("db");
   const amount = body.minimum_order_amount;
   const changes = {
-    ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
-    ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
+    ...columnChanges(priceListResource, body),
     ...(body.global_discount !== undefined ? { globalDiscount: toScale(body.global_discount, 2) } : {}),
     ...(amount !== undefined
       ? {

@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { defineResource } from "../../conventions/resource.ts";
+import { column } from "../../conventions/column-field.ts";
+import { defineResource, type FieldDef } from "../../conventions/resource.ts";
 import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import {
   priceLists,
@@ -13,7 +14,7 @@ import {
 } from "../../db/schema/index.ts";
 import { intListParam, intParam, stringListParam } from "../../http/params.ts";
 import { pathId } from "../../http/route.ts";
-import { money } from "../../lib/money.ts";
+import { storedMoney } from "../../lib/money.ts";
 import { PriceListVariantPriceSchema } from "./price-lists.schema.ts";
 
 /** Keyed by `variant_id` within one price list: the engine aliases it as the row `id`. */
@@ -53,7 +54,10 @@ const variantInfoField = <K extends keyof VariantInfo>(key: K) => ({
  * variant's supplier is its product's. `display_name` is the variant's name in
  * the store's primary locale, else the product's name there: the list takes no `locales`.
  */
-export const variantPriceResource = defineResource<VariantPriceRow>({
+export const variantPriceResource = defineResource<{
+  row: VariantPriceRow;
+  item: typeof PriceListVariantPriceSchema;
+}>({
   name: "price-list-variant-prices",
   label: "Price-list variant price",
   path: "/price-lists/{id}/variant-prices",
@@ -75,9 +79,10 @@ export const variantPriceResource = defineResource<VariantPriceRow>({
   localized: false,
   perPage: { default: 100, max: 500 },
   fields: {
-    variant_id: { kind: "fixed", render: (r) => r.variantId },
+    variant_id: column(priceListVariantPrices.variantId, "fixed"),
     variant_internal_id: variantInfoField("internalId"),
-    product_id: variantInfoField("productId"),
+    // A price row's variant always exists (its prices go with it), so the lookup finds its product.
+    product_id: variantInfoField("productId") as FieldDef<VariantPriceRow, number>,
     product_internal_id: variantInfoField("productInternalId"),
     ean: variantInfoField("ean"),
     sku: variantInfoField("sku"),
@@ -91,9 +96,9 @@ export const variantPriceResource = defineResource<VariantPriceRow>({
         return v?.variantName ?? v?.productName ?? null;
       },
     },
-    price: { kind: "default", render: (r) => money(r.amount, r.currency) },
-    min_quantity: { kind: "default", render: (r) => r.minQuantity },
-    quantity_factor: { kind: "default", render: (r) => r.quantityFactor },
+    price: { kind: "default", render: (r) => storedMoney(r.amount, r.currency) },
+    min_quantity: column(priceListVariantPrices.minQuantity, "default"),
+    quantity_factor: column(priceListVariantPrices.quantityFactor, "default"),
   },
   loaders: {
     variantInfo: {

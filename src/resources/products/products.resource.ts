@@ -1,4 +1,5 @@
 import { asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
 import { defineResource } from "../../conventions/resource.ts";
@@ -20,6 +21,11 @@ import { PRODUCT_STATUSES, PRODUCT_STRUCTURES, ProductSchema } from "./products.
 
 type ProductRow = typeof products.$inferSelect;
 type ProductTranslationRow = typeof productTranslations.$inferSelect;
+interface ProductImage {
+  id: number;
+  fullsize: string;
+  position: number;
+}
 
 const withVariant = (condition: SQL) => hasRelated(products.id, variants.productId, variants, condition);
 
@@ -30,7 +36,12 @@ const withVariant = (condition: SQL) => hasRelated(products.id, variants.product
 const inCategoryTrees = (ids: number[]) =>
   sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree))`;
 
-export const productResource = defineResource<ProductRow, ProductTranslationRow>({
+export const productResource = defineResource<{
+  row: ProductRow;
+  translationRow: ProductTranslationRow;
+  item: typeof ProductSchema;
+  includes: "supplier" | "brand" | "categories" | "variants";
+}>({
   name: "products",
   label: "Product",
   path: "/products",
@@ -41,26 +52,33 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
   idColumn: products.id,
   localized: true,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    internal_id: { kind: "default", render: (r) => r.internalId },
-    product_structure: { kind: "default", render: (r) => r.productStructure },
-    status: { kind: "default", render: (r) => r.status },
-    product_kind: { kind: "default", render: (r) => r.productKind },
-    model_code: { kind: "default", render: (r) => r.modelCode },
-    tax_category: { kind: "default", render: (r) => r.taxCategory },
-    images: { kind: "default", needs: ["images"], render: (r, related) => related.images?.get(r.id) ?? [] },
+    id: column(products.id, "fixed"),
+    internal_id: column(products.internalId, "default"),
+    product_structure: column(products.productStructure, "default"),
+    status: column(products.status, "default"),
+    product_kind: column(products.productKind, "default"),
+    model_code: column(products.modelCode, "default"),
+    tax_category: column(products.taxCategory, "default"),
+    images: {
+      kind: "default",
+      needs: ["images"],
+      render: (r, related) => (related.images?.get(r.id) as ProductImage[] | undefined) ?? [],
+    },
     variants_count: {
       kind: "default",
       needs: ["variantsCount"],
-      render: (r, related) => related.variantsCount?.get(r.id) ?? 0,
+      render: (r, related) => (related.variantsCount?.get(r.id) as number | undefined) ?? 0,
     },
-    stock_management: { render: (r) => r.stockManagement },
-    online_availability: { render: (r) => r.onlineAvailability },
-    supplier_id: { render: (r) => r.supplierId },
-    brand_id: { render: (r) => r.brandId },
-    category_ids: { needs: ["categoryIds"], render: (r, related) => related.categoryIds?.get(r.id) ?? [] },
-    created_at: { render: (r) => r.createdAt },
-    updated_at: { render: (r) => r.updatedAt },
+    stock_management: column(products.stockManagement),
+    online_availability: column(products.onlineAvailability),
+    supplier_id: column(products.supplierId),
+    brand_id: column(products.brandId),
+    category_ids: {
+      needs: ["categoryIds"],
+      render: (r, related) => (related.categoryIds?.get(r.id) as number[] | undefined) ?? [],
+    },
+    created_at: column(products.createdAt),
+    updated_at: column(products.updatedAt),
   },
   translations: {
     table: productTranslations,
@@ -87,7 +105,7 @@ export const productResource = defineResource<ProductRow, ProductTranslationRow>
           .where(ids.in(productImages.productId))
           .orderBy(asc(productImages.productId), asc(productImages.position)),
       collect: (result) => {
-        const out = new Map<number, { id: number; fullsize: string; position: number }[]>();
+        const out = new Map<number, ProductImage[]>();
         for (const img of result as (typeof productImages.$inferSelect)[]) {
           out.set(img.productId, [
             ...(out.get(img.productId) ?? []),

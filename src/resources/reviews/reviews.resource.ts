@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
+import { assertLocalesEnabled } from "../../conventions/store-settings.ts";
 import { reviews } from "../../db/schema/index.ts";
 import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
-import { ApiError } from "../../http/problem.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
@@ -39,7 +40,7 @@ const ratingFilter = listParam<number>(
 );
 
 /** Reviews: no translations, no includes; `rating` is null when the reviewer gave none. */
-export const reviewResource = defineResource<ReviewRow>({
+export const reviewResource = defineResource<{ row: ReviewRow; item: typeof ReviewSchema }>({
   name: "reviews",
   label: "Review",
   path: "/reviews",
@@ -52,19 +53,19 @@ export const reviewResource = defineResource<ReviewRow>({
   idColumn: reviews.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    locale: { kind: "default", render: (r) => r.locale },
-    status: { kind: "default", render: (r) => r.status },
-    rating: { kind: "default", render: (r) => r.rating },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    type: { kind: "default", render: (r) => r.type },
-    content: { render: (r) => r.content },
-    reviewer_name: { render: (r) => r.reviewerName },
-    reviewer_email: { render: (r) => r.reviewerEmail },
-    order_id: { render: (r) => r.orderId },
-    customer_id: { render: (r) => r.customerId },
-    product_id: { render: (r) => r.productId },
-    variant_id: { render: (r) => r.variantId },
+    id: column(reviews.id, "fixed"),
+    locale: column(reviews.locale, "default"),
+    status: column(reviews.status, "default"),
+    rating: column(reviews.rating, "default"),
+    created_at: column(reviews.createdAt, "default"),
+    type: column(reviews.type, "default"),
+    content: column(reviews.content),
+    reviewer_name: column(reviews.reviewerName),
+    reviewer_email: column(reviews.reviewerEmail),
+    order_id: column(reviews.orderId),
+    customer_id: column(reviews.customerId),
+    product_id: column(reviews.productId),
+    variant_id: column(reviews.variantId),
   },
   filters: {
     ...dateRangeFilters("created_at", reviews.createdAt, "Reviews created"),
@@ -72,11 +73,11 @@ export const reviewResource = defineResource<ReviewRow>({
       schema: localeFilter,
       where: (v: string, ctx) => {
         // Supported but not enabled is unsupported too.
-        if (!ctx.store.enabledLocales.includes(v)) {
-          throw new ApiError("unsupported_locale", `Locale not enabled for this store: ${v}`, [
-            { location: "query", path: "locale", message: `${v} is not enabled for this store` },
-          ]);
-        }
+        assertLocalesEnabled(ctx.store, [v], (l) => ({
+          location: "query",
+          path: "locale",
+          message: `${l} is not enabled for this store`,
+        }));
         return eq(reviews.locale, v);
       },
     },

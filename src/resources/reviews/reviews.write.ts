@@ -2,12 +2,14 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
 import { getStoreSettings } from "../../conventions/store-settings.ts";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { batch } from "../../db/client.ts";
 import { contacts, orders, products, reviews, variants } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound, type ProblemCode, type ProblemDetailItem, validationError } from "../../http/problem.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { reviewResource } from "./reviews.resource.ts";
 import { crossFieldProblems, type ReviewCreate, type ReviewUpdate } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
@@ -120,21 +122,12 @@ export async function createReview(c: Context<AppEnv>, input: ReviewCreate): Pro
   const [row] = await runWrite(c, {}, () =>
     db
       .insert(reviews)
+      // The body carries every NOT NULL column but `created_at` (its schema requires or defaults them).
       .values({
-        type: input.type,
-        locale: input.locale,
-        status: input.status,
-        rating: input.rating ?? null,
-        content: input.content,
-        reviewerName: input.reviewer_name ?? null,
-        reviewerEmail: input.reviewer_email,
-        orderId: input.order_id ?? null,
-        customerId: input.customer_id ?? null,
-        productId: input.product_id ?? null,
-        variantId: input.variant_id ?? null,
+        ...columnChanges(reviewResource, input),
         createdAt: input.created_at ?? now,
         updatedAt: now,
-      })
+      } as typeof reviews.$inferInsert)
       .returning({ id: reviews.id }),
   );
   return (row as { id: number }).id;
@@ -171,20 +164,6 @@ export async function updateReview(c: Context<AppEnv>, id: number, input: Review
   if (problems.length > 0) throw validationError(problems);
   if (!current) throw notFound("Review");
 
-  const changes = {
-    ...(input.locale !== undefined ? { locale: input.locale } : {}),
-    ...(input.content !== undefined ? { content: input.content } : {}),
-    ...(input.reviewer_email !== undefined ? { reviewerEmail: input.reviewer_email } : {}),
-    ...(input.type !== undefined ? { type: input.type } : {}),
-    ...(input.status !== undefined ? { status: input.status } : {}),
-    ...(input.rating !== undefined ? { rating: input.rating } : {}),
-    ...(input.created_at !== undefined ? { createdAt: input.created_at } : {}),
-    ...(input.reviewer_name !== undefined ? { reviewerName: input.reviewer_name } : {}),
-    ...(input.order_id !== undefined ? { orderId: input.order_id } : {}),
-    ...(input.customer_id !== undefined ? { customerId: input.customer_id } : {}),
-    ...(input.product_id !== undefined ? { productId: input.product_id } : {}),
-    ...(input.variant_id !== undefined ? { variantId: input.variant_id } : {}),
-    updatedAt: isoSeconds(),
-  };
+  const changes = { ...columnChanges(reviewResource, input), updatedAt: isoSeconds() };
   await runWrite(c, {}, () => db.update(reviews).set(changes).where(eq(reviews.id, id)));
 }

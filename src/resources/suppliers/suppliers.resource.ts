@@ -1,3 +1,4 @@
+import { column } from "../../conventions/column-field.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { suppliers } from "../../db/schema/index.ts";
 import { SupplierSchema } from "./suppliers.schema.ts";
@@ -5,7 +6,7 @@ import { SupplierSchema } from "./suppliers.schema.ts";
 type SupplierRow = typeof suppliers.$inferSelect;
 
 /** Unlike other resources, a supplier's fixed field is `name` and its default field `id`. */
-export const supplierResource = defineResource<SupplierRow>({
+export const supplierResource = defineResource<{ row: SupplierRow; item: typeof SupplierSchema }>({
   name: "suppliers",
   label: "Supplier",
   path: "/suppliers",
@@ -16,10 +17,10 @@ export const supplierResource = defineResource<SupplierRow>({
   idColumn: suppliers.id,
   localized: false,
   fields: {
-    name: { kind: "fixed", render: (r) => r.name },
-    id: { kind: "default", render: (r) => r.id },
-    internal_id: { render: (r) => r.internalId },
-    description: { render: (r) => r.description },
+    name: column(suppliers.name, "fixed"),
+    id: column(suppliers.id, "default"),
+    internal_id: column(suppliers.internalId),
+    description: column(suppliers.description),
   },
   sorts: { id: { column: suppliers.id }, name: { column: suppliers.name } },
   defaultSort: "id_asc",

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { suppliers } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { supplierResource } from "./suppliers.resource.ts";
 import type { SupplierCreate, SupplierUpdate } from "./suppliers.schema.ts";
 
 const UNIQUE = {
@@ -16,19 +18,15 @@ export async function createSupplier(c: Context<AppEnv>, body: SupplierCreate): 
     c
       .get("db")
       .insert(suppliers)
-      .values({ name: body.name, internalId: body.internal_id, description: body.description ?? null })
+      // The body carries `name` and `internal_id` (its schema requires them), the NOT NULL columns.
+      .values(columnChanges(supplierResource, body) as typeof suppliers.$inferInsert)
       .returning({ id: suppliers.id }),
   );
   return (row as { id: number }).id;
 }
 
 export async function updateSupplier(c: Context<AppEnv>, id: number, body: SupplierUpdate): Promise<void> {
-  const changes = {
-    ...(body.name !== undefined ? { name: body.name } : {}),
-    ...(body.internal_id !== undefined ? { internalId: body.internal_id } : {}),
-    ...(body.description !== undefined ? { description: body.description } : {}),
-    updatedAt: isoSeconds(),
-  };
+  const changes = { ...columnChanges(supplierResource, body), updatedAt: isoSeconds() };
   const rows = await runWrite(c, UNIQUE, () =>
     c.get("db").update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),
   );

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
+import { column } from "../../conventions/column-field.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { marketByKey } from "../../lib/locales.ts";
-import { type Money, money } from "../../lib/money.ts";
+import { type Money, money, storedMoney } from "../../lib/money.ts";
 import { productIdParam, VariantSchema } from "./variants.schema.ts";
 
 type VariantRow = typeof variants.$inferSelect;
@@ -15,7 +16,7 @@ export interface MarketPrice {
   selling_price: Money | null;
   list_price: Money | null;
   offer_price: Money | null;
-  flash_offer: { price: Money | null; valid_from: string; valid_until: string } | null;
+  flash_offer: { price: Money; valid_from: string; valid_until: string } | null;
 }
 
 /** The flash offer within its window (UTC dates, inclusive), else the offer price, else the list price. */
@@ -35,7 +36,7 @@ export function marketPrice(row: PriceRow, today: string): MarketPrice {
     flash_offer:
       row.flashPrice !== null && row.flashValidFrom !== null && row.flashValidUntil !== null
         ? {
-            price: money(row.flashPrice, currency),
+            price: storedMoney(row.flashPrice, currency),
             valid_from: row.flashValidFrom,
             valid_until: row.flashValidUntil,
           }
@@ -50,7 +51,12 @@ function pricesOf(row: VariantRow, related: Record<string, Map<number, unknown>>
   return (related.prices as PricesByVariant | undefined)?.get(row.id) ?? new Map<string, PriceRow>();
 }
 
-export const variantResource = defineResource<VariantRow, VariantTranslationRow>({
+export const variantResource = defineResource<{
+  row: VariantRow;
+  translationRow: VariantTranslationRow;
+  item: typeof VariantSchema;
+  into: { selling_price: "prices" };
+}>({
   name: "variants",
   label: "Variant",
   path: "/products/{product_id}/variants",
@@ -70,11 +76,11 @@ export const variantResource = defineResource<VariantRow, VariantTranslationRow>
   idColumn: variants.id,
   localized: true,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    internal_id: { kind: "default", render: (r) => r.internalId },
-    sku: { kind: "default", render: (r) => r.sku },
-    ean: { kind: "default", render: (r) => r.ean },
-    status: { kind: "default", render: (r) => r.status },
+    id: column(variants.id, "fixed"),
+    internal_id: column(variants.internalId, "default"),
+    sku: column(variants.sku, "default"),
+    ean: column(variants.ean, "default"),
+    status: column(variants.status, "default"),
     available_stock: {
       kind: "default",
       needs: ["stockManagement"],
@@ -97,10 +103,10 @@ export const variantResource = defineResource<VariantRow, VariantTranslationRow>
         );
       },
     },
-    min_quantity: { render: (r) => r.minQuantity },
-    quantity_factor: { render: (r) => r.quantityFactor },
-    supplier_stock: { render: (r) => r.supplierStock },
-    warehouse_stock: { render: (r) => r.warehouseStock },
+    min_quantity: column(variants.minQuantity),
+    quantity_factor: column(variants.quantityFactor),
+    supplier_stock: column(variants.supplierStock),
+    warehouse_stock: column(variants.warehouseStock),
     cost_price: { render: (r) => money(r.costPriceAmount, r.costPriceCurrency) },
     prices: {
       needs: ["prices"],

@@ -1,3 +1,5 @@
+import type { WebhookEvent } from "../../async/deliveries/types.ts";
+import { column } from "../../conventions/column-field.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
@@ -9,7 +11,7 @@ type WebhookRow = typeof webhooks.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /** A subscription; its `secret` is stored to sign deliveries and never rendered. */
-export const webhookResource = defineResource<WebhookRow>({
+export const webhookResource = defineResource<{ row: WebhookRow; item: typeof WebhookSchema }>({
   name: "webhooks",
   label: "Webhook",
   path: "/webhooks",
@@ -22,21 +24,25 @@ export const webhookResource = defineResource<WebhookRow>({
   idColumn: webhooks.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    url: { kind: "default", render: (r) => r.url },
-    events: { kind: "default", render: (r) => r.events },
-    description: { kind: "default", render: (r) => r.description },
+    id: column(webhooks.id, "fixed"),
+    url: column(webhooks.url, "default"),
+    events: column<typeof webhooks.events, WebhookEvent[]>(webhooks.events, "default"),
+    description: column(webhooks.description, "default"),
+    // Not a plain column: writing it sets or clears `disabled_at` too (webhooks.write.ts).
     status: { kind: "default", render: (r) => r.status },
-    disabled_at: { kind: "default", render: (r) => r.disabledAt },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    updated_at: { kind: "default", render: (r) => r.updatedAt },
+    disabled_at: column(webhooks.disabledAt, "default"),
+    created_at: column(webhooks.createdAt, "default"),
+    updated_at: column(webhooks.updatedAt, "default"),
   },
   sorts: { id: { column: webhooks.id } },
   defaultSort: "id_asc",
 });
 
 /** One attempt of one delivery, newest first by default. */
-export const webhookDeliveryResource = defineResource<DeliveryRow>({
+export const webhookDeliveryResource = defineResource<{
+  row: DeliveryRow;
+  item: typeof WebhookDeliverySchema;
+}>({
   name: "webhook_deliveries",
   label: "Webhook delivery",
   path: "/webhooks/{id}/deliveries",
@@ -58,16 +64,19 @@ export const webhookDeliveryResource = defineResource<DeliveryRow>({
   idColumn: webhookDeliveries.id,
   localized: false,
   fields: {
-    id: { kind: "fixed", render: (r) => r.id },
-    event_type: { kind: "default", render: (r) => r.eventType },
-    job_id: { kind: "default", render: (r) => r.jobId },
-    attempt: { kind: "default", render: (r) => r.attempt },
-    status: { kind: "default", render: (r) => r.status },
-    response_status: { kind: "default", render: (r) => r.responseStatus },
-    error: { kind: "default", render: (r) => r.error },
-    duration_ms: { kind: "default", render: (r) => r.durationMs },
-    created_at: { kind: "default", render: (r) => r.createdAt },
-    next_retry_at: { kind: "default", render: (r) => r.nextRetryAt },
+    id: column(webhookDeliveries.id, "fixed"),
+    event_type: column<typeof webhookDeliveries.eventType, WebhookEvent>(
+      webhookDeliveries.eventType,
+      "default",
+    ),
+    job_id: column(webhookDeliveries.jobId, "default"),
+    attempt: column(webhookDeliveries.attempt, "default"),
+    status: column(webhookDeliveries.status, "default"),
+    response_status: column(webhookDeliveries.responseStatus, "default"),
+    error: column(webhookDeliveries.error, "default"),
+    duration_ms: column(webhookDeliveries.durationMs, "default"),
+    created_at: column(webhookDeliveries.createdAt, "default"),
+    next_retry_at: column(webhookDeliveries.nextRetryAt, "default"),
   },
   filters: {
     status: {

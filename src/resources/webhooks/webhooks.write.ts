@@ -1,12 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { generateSecret } from "../../async/deliveries/secret.ts";
+import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { countTrip } from "../../db/client.ts";
 import { webhooks } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { checkOutboundUrl } from "../../http/outbound-guard.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { webhookResource } from "./webhooks.resource.ts";
 import type { WebhookCreate, WebhookUpdate } from "./webhooks.schema.ts";
 
 /**
@@ -30,7 +32,9 @@ export async function createWebhook(c: Context<AppEnv>, body: WebhookCreate) {
   const [row] = await c
     .get("db")
     .insert(webhooks)
-    .values({ url: body.url, events: body.events, description: body.description ?? null, secret })
+    // The body carries `url` and `events` (its schema requires them): with `secret`, every NOT NULL
+    // column is set.
+    .values({ ...columnChanges(webhookResource, body), secret } as typeof webhooks.$inferInsert)
     .returning({ id: webhooks.id });
   return { id: (row as { id: number }).id, secret };
 }
@@ -41,9 +45,7 @@ export async function updateWebhook(c: Context<AppEnv>, id: number, body: Webhoo
   const now = isoSeconds();
   const secret = body.rotate_secret ? generateSecret() : undefined;
   const changes = {
-    ...(body.url !== undefined ? { url: body.url } : {}),
-    ...(body.events !== undefined ? { events: body.events } : {}),
-    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...columnChanges(webhookResource, body),
     // Re-enabling forgets the failing streak, so the subscription gets a fresh 3 days.
     ...(body.status === "active" ? { status: "active" as const, disabledAt: null, failingSince: null } : {}),
     // Pausing an already disabled subscription keeps its original `disabled_at`.
