@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { column } from "../src/conventions/column-field.ts";
-import { defineResource } from "../src/conventions/resource.ts";
-import { translatedColumn } from "../src/conventions/translated-column.ts";
-import { columnChanges } from "../src/conventions/write/column-changes.ts";
-import { brands, brandTranslations, suppliers } from "../src/db/schema/index.ts";
+import { column } from "../../src/conventions/column-field.ts";
+import { defineResource } from "../../src/conventions/resource.ts";
+import { translatedColumn } from "../../src/conventions/translated-column.ts";
+import { columnChanges } from "../../src/conventions/write/column-changes.ts";
+import { brands, brandTranslations, suppliers } from "../../src/db/schema/index.ts";
 
 /**
  * A declaration is typed against its contract item schema: `npm run typecheck` fails on a field
