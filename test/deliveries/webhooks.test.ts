@@ -22,7 +22,7 @@ import {
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";
-import { deliverBatchToQueue, deliverToQueue } from "../support/queues.ts";
+import { deliverBatchToQueue, deliverToQueue, recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
 
 const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
@@ -339,12 +339,11 @@ describe("one hanging receiver delays no other delivery", () => {
     const hang = await subscribe("hang");
     const oks = [await subscribe("ok"), await subscribe("ok"), await subscribe("ok")];
     const messages = [hang, ...oks].map((s) => message(s.id, job.id));
-    const sent: WebhookMessage[] = [];
-    const queue = { send: async (body: WebhookMessage) => sent.push(body) };
+    const { queue, sent } = recordingQueue<WebhookMessage>();
     const started = Date.now();
     const result = await deliverBatchToQueue(WEBHOOKS_QUEUE_NAME, messages, {
       ...env,
-      WEBHOOKS_QUEUE: queue as unknown as Queue,
+      WEBHOOKS_QUEUE: queue,
     });
     // The receiver answers only after 30 s: the batch ended when the attempt timeout cut it.
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -434,10 +433,9 @@ describe("webhook sender and messages", () => {
     const off = await subscribe("ok", ["job.failed"]);
     await api(`/api/v1/webhooks/${off.id}`, { method: "PATCH", body: { status: "disabled" } });
     await subscribe("ok", ["job.done"]);
-    const sent: MessageSendRequest<WebhookMessage>[] = [];
-    const queue = { sendBatch: async (batch: MessageSendRequest<WebhookMessage>[]) => sent.push(...batch) };
+    const { queue, batched: sent } = recordingQueue<WebhookMessage>();
     const job = { ...(await jobRow((await failedJob()).id)), status: "failed" } as unknown as JobRow;
-    await enqueueJobWebhooks({ ...env, WEBHOOKS_QUEUE: queue as unknown as Queue }, job);
+    await enqueueJobWebhooks({ ...env, WEBHOOKS_QUEUE: queue }, job);
     const mine = sent.filter((m) => [a.id, b.id, off.id].includes(m.body.webhookId));
     expect(mine.map((m) => m.body.webhookId)).toEqual([a.id, b.id]);
     for (const m of mine) {

@@ -7,6 +7,7 @@ import { messageIdFor } from "../../src/async/deliveries/enqueue.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { stageJob } from "../support/jobs.ts";
+import { recordingQueue } from "../support/queues.ts";
 
 describe("finalized hooks", () => {
   it("run again when the last message is retried after a hook failed (at least once)", async () => {
@@ -23,7 +24,7 @@ describe("finalized hooks", () => {
     const jobId = await stageJob("variants_bulk_update", [{ id: variantIds[0], warehouse_stock: 9 }], {
       options: { match_by: "id" },
     });
-    const quietQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+    const quietQueue = recordingQueue().queue;
     const testEnv = { ...env, JOBS_QUEUE: quietQueue, WEBHOOKS_QUEUE: quietQueue };
 
     await expect(processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS)).rejects.toThrow(

@@ -11,6 +11,7 @@ import type { JobMessage, JobType } from "../../src/async/bulk-jobs/types.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { scanJson } from "../../src/http/json-scan.ts";
 import { api } from "./api.ts";
+import { recordingQueue } from "./queues.ts";
 
 export interface JobView {
   id: string;
@@ -89,16 +90,10 @@ export async function stageJob(
  * `sent` keeps each message's pointer (job, chunk), without the byte range it may carry.
  */
 export function capturingEnv() {
-  const sent: JobMessage[] = [];
-  const metadata = { metrics: { backlogCount: 0, backlogBytes: 0 } };
-  const queue: Queue<JobMessage> = {
-    metrics: async () => metadata.metrics,
-    send: async (message) => {
-      sent.push({ jobId: message.jobId, chunk: message.chunk });
-      return { metadata };
-    },
-    sendBatch: async () => ({ metadata }),
-  };
+  const { queue, sent } = recordingQueue<JobMessage>((message) => ({
+    jobId: message.jobId,
+    chunk: message.chunk,
+  }));
   const testEnv: typeof env = { ...env, JOBS_QUEUE: queue };
   return { testEnv, sent };
 }

@@ -8,6 +8,28 @@ import {
 } from "cloudflare:test";
 import worker from "../../src/index.ts";
 
+/**
+ * A queue that runs nothing: it keeps each message sent (through `keep`, to drop what a test does
+ * not compare) in `sent`, and each message sent in a batch in `batched`.
+ */
+export function recordingQueue<T>(keep: (message: T) => T = (message) => message) {
+  const sent: T[] = [];
+  const batched: MessageSendRequest<T>[] = [];
+  const metadata = { metrics: { backlogCount: 0, backlogBytes: 0 } };
+  const queue: Queue<T> = {
+    metrics: async () => metadata.metrics,
+    send: async (message) => {
+      sent.push(keep(message));
+      return { metadata };
+    },
+    sendBatch: async (messages) => {
+      batched.push(...messages);
+      return { metadata };
+    },
+  };
+  return { queue, sent, batched };
+}
+
 /** Delivers one message to the Worker's queue handler as the Queues runtime would; returns its acks and retries. */
 export async function deliverToQueue<T>(queue: string, body: T, testEnv: typeof env = env) {
   return deliverBatchToQueue(queue, [body], testEnv);
