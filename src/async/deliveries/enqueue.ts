@@ -7,13 +7,13 @@ import { isWebhookEvent, type WebhookEnv, type WebhookMessage } from "./types.ts
 
 const SEND_BATCH_MAX = 100;
 
+/** A fresh Standard Webhooks message id (`msg_` + 32 hex digits). */
+export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+
 /**
  * The Standard Webhooks message id of one job event for one subscription: the same however often
  * the finalize hook runs, so a re-run enqueues duplicates the delivery consumer recognises.
  */
-/** A fresh Standard Webhooks message id (`msg_` + 32 hex digits). */
-export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
-
 export const messageIdFor = (jobId: string, webhookId: number) =>
   `msg_${jobId.replaceAll("-", "")}_${webhookId}`;
 
