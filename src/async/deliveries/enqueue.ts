@@ -3,7 +3,8 @@ import { rawAll } from "../../db/raw.ts";
 import { describeError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import type { JobRow } from "../bulk-jobs/types.ts";
-import { isWebhookEvent, type WebhookEnv, type WebhookMessage } from "./types.ts";
+import { eventFiredBy } from "./events.ts";
+import type { WebhookEnv, WebhookMessage } from "./types.ts";
 
 const SEND_BATCH_MAX = 100;
 
@@ -18,13 +19,14 @@ export const messageIdFor = (jobId: string, webhookId: number) =>
   `msg_${jobId.replaceAll("-", "")}_${webhookId}`;
 
 /**
- * The `onJobFinalized` hook: one queue message per active subscription to `job.<final status>`.
- * A failure is logged and rethrown: the job queue then retries its last message, which runs the
- * hook again (message ids are stable, so nothing is delivered twice).
+ * The `onJobFinalized` hook: one queue message per active subscription to the event the job's final
+ * status fires (events.ts). A failure is logged and rethrown: the job queue then retries its last
+ * message, which runs the hook again (message ids are stable, so nothing is delivered twice).
  */
 export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<void> {
-  const eventType = `job.${job.status}`;
-  if (!isWebhookEvent(eventType)) return;
+  const event = eventFiredBy(job);
+  if (!event) return;
+  const eventType = event.name;
   try {
     const subscribers = await rawAll<{ id: number }>(
       env.DB,
