@@ -16,15 +16,15 @@ import { signPayload } from "../src/async/deliveries/signature.ts";
 import {
   WEBHOOKS_DLQ_NAME,
   WEBHOOKS_QUEUE_NAME,
-  type WebhookEvent,
   type WebhookMessage,
 } from "../src/async/deliveries/types.ts";
+import type { WebhookEventName } from "../src/resources/webhooks/webhooks.events.ts";
 import { createProduct } from "./factories.ts";
 import { api, unique } from "./helpers.ts";
 import { submitBulk, waitForJob } from "./jobs-helpers.ts";
 import { deliverBatchToQueue, deliverToQueue } from "./queue-helpers.ts";
 
-const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
+const ALL_EVENTS: WebhookEventName[] = ["job.done", "job.done_with_errors", "job.failed"];
 
 interface Received {
   path: string;
@@ -70,7 +70,7 @@ async function waitForAttempts(
 }
 
 /** Subscribes a fixture receiver; the subscription is deleted when the test ends. */
-async function subscribe(behaviour: Behaviour, events: WebhookEvent[] = ALL_EVENTS) {
+async function subscribe(behaviour: Behaviour, events: WebhookEventName[] = ALL_EVENTS) {
   const token = unique(behaviour);
   const res = await api("/api/v1/webhooks", {
     method: "POST",
