@@ -1,17 +1,16 @@
 import { app } from "./app.ts";
 import { onJobFinalized } from "./async/bulk-jobs/finalize.ts";
 import { enqueueJobWebhooks } from "./async/deliveries/enqueue.ts";
-import { renderJobsWith } from "./async/deliveries/payload.ts";
-import { rowRenderer } from "./conventions/row-renderer.ts";
+import { deliverEvents } from "./async/deliveries/events.ts";
 import { runCron } from "./cron.ts";
 import type { Bindings } from "./env.ts";
 import { routeQueue } from "./queues.ts";
-import { jobResource } from "./resources/jobs/jobs.resource.ts";
+import { WEBHOOK_EVENTS } from "./resources/webhooks/webhooks.events.ts";
 
-// A job reaching its final state enqueues one webhook delivery per matching subscription, whose
-// payload shows the job as `GET /jobs/{id}` does.
+// A job reaching its final state enqueues one webhook delivery per subscription to the event its
+// status fires, whose `data` renders as the event declares.
 onJobFinalized(enqueueJobWebhooks);
-renderJobsWith(rowRenderer(jobResource));
+deliverEvents(WEBHOOK_EVENTS);
 
 export default {
   fetch: app.fetch,

@@ -3,11 +3,12 @@ import { processDeadLetter, processJobMessage } from "./async/bulk-jobs/consumer
 import type { JobMessage } from "./async/bulk-jobs/types.ts";
 import { processWebhookBatch } from "./async/deliveries/consumer.ts";
 import { processWebhookDeadLetters } from "./async/deliveries/dead-letter.ts";
-import { WEBHOOK_EVENTS, type WebhookMessage } from "./async/deliveries/types.ts";
+import type { WebhookMessage } from "./async/deliveries/types.ts";
 import type { Bindings } from "./env.ts";
 import { describeError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
 import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
+import { WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
 
 /** A batch of messages whose bodies passed their queue's schema. */
 type ParsedBatch<Body> = Pick<MessageBatch<Body>, "queue" | "messages">;
@@ -32,7 +33,7 @@ const jobMessage: z.ZodType<JobMessage> = z.object({
 const webhookMessage: z.ZodType<WebhookMessage> = z.object({
   webhookId: z.number().int().positive(),
   jobId: z.string(),
-  eventType: z.enum(WEBHOOK_EVENTS),
+  eventType: z.enum(WEBHOOK_EVENT_NAMES),
   messageId: z.string(),
   attempt: z.number().int().positive(),
 });

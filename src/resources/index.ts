@@ -21,7 +21,7 @@ import { registerStore } from "./store/store.routes.ts";
 import { supplierResource } from "./suppliers/suppliers.resource.ts";
 import { supplierRoutes } from "./suppliers/suppliers.routes.ts";
 import { variantResource } from "./variants/variants.resource.ts";
-import { registerWebhookEvents } from "./webhooks/webhooks.events.ts";
+import { registerWebhookEvents } from "./webhooks/webhooks.outgoing.ts";
 import { webhookDeliveryResource, webhookResource } from "./webhooks/webhooks.resource.ts";
 import { webhookRoutes } from "./webhooks/webhooks.routes.ts";
 

@@ -16,16 +16,16 @@ import { signPayload } from "../../src/async/deliveries/signature.ts";
 import {
   WEBHOOKS_DLQ_NAME,
   WEBHOOKS_QUEUE_NAME,
-  type WebhookEvent,
   type WebhookMessage,
 } from "../../src/async/deliveries/types.ts";
+import type { WebhookEventName } from "../../src/resources/webhooks/webhooks.events.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";
 import { deliverBatchToQueue, deliverToQueue, recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
 
-const ALL_EVENTS: WebhookEvent[] = ["job.done", "job.done_with_errors", "job.failed"];
+const ALL_EVENTS: WebhookEventName[] = ["job.done", "job.done_with_errors", "job.failed"];
 
 interface Received {
   path: string;
@@ -71,7 +71,7 @@ async function waitForAttempts(
 }
 
 /** Subscribes a fixture receiver; the subscription is deleted when the test ends. */
-async function subscribe(behaviour: Behaviour, events: WebhookEvent[] = ALL_EVENTS) {
+async function subscribe(behaviour: Behaviour, events: WebhookEventName[] = ALL_EVENTS) {
   const token = unique(behaviour);
   const res = await api("/api/v1/webhooks", {
     method: "POST",

@@ -3,28 +3,30 @@ import { rawAll } from "../../db/raw.ts";
 import { describeError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import type { JobRow } from "../bulk-jobs/types.ts";
-import { isWebhookEvent, type WebhookEnv, type WebhookMessage } from "./types.ts";
+import { eventFiredBy } from "./events.ts";
+import type { WebhookEnv, WebhookMessage } from "./types.ts";
 
 const SEND_BATCH_MAX = 100;
+
+/** A fresh Standard Webhooks message id (`msg_` + 32 hex digits). */
+export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
 
 /**
  * The Standard Webhooks message id of one job event for one subscription: the same however often
  * the finalize hook runs, so a re-run enqueues duplicates the delivery consumer recognises.
  */
-/** A fresh Standard Webhooks message id (`msg_` + 32 hex digits). */
-export const newMessageId = () => `msg_${crypto.randomUUID().replaceAll("-", "")}`;
-
 export const messageIdFor = (jobId: string, webhookId: number) =>
   `msg_${jobId.replaceAll("-", "")}_${webhookId}`;
 
 /**
- * The `onJobFinalized` hook: one queue message per active subscription to `job.<final status>`.
- * A failure is logged and rethrown: the job queue then retries its last message, which runs the
- * hook again (message ids are stable, so nothing is delivered twice).
+ * The `onJobFinalized` hook: one queue message per active subscription to the event the job's final
+ * status fires (events.ts). A failure is logged and rethrown: the job queue then retries its last
+ * message, which runs the hook again (message ids are stable, so nothing is delivered twice).
  */
 export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<void> {
-  const eventType = `job.${job.status}`;
-  if (!isWebhookEvent(eventType)) return;
+  const event = eventFiredBy(job);
+  if (!event) return;
+  const eventType = event.name;
   try {
     const subscribers = await rawAll<{ id: number }>(
       env.DB,

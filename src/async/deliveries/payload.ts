@@ -1,22 +1,12 @@
 import { isoSeconds } from "../../lib/time.ts";
 import type { JobRow } from "../bulk-jobs/types.ts";
-import type { WebhookEvent } from "./types.ts";
-
-/** The job in its API representation, as `GET /jobs/{id}` shows it. */
-type JobRenderer = (job: JobRow) => Record<string, unknown>;
-
-let renderJob: JobRenderer | undefined;
-
-/** How payloads render the job: wired at the top (src/index.ts), since no pipeline imports a resource. */
-export const renderJobsWith = (render: JobRenderer) => {
-  renderJob = render;
-};
+import { declaredEvent } from "./events.ts";
 
 /** The delivery body and its `webhook-timestamp`: the same instant, whole seconds. */
-export function buildEvent(type: WebhookEvent, job: JobRow, nowMs: number) {
-  if (!renderJob) throw new Error("webhook payloads have no job renderer: src/index.ts wires one");
+export function buildEvent(type: string, job: JobRow, nowMs: number) {
+  const data = declaredEvent(type).data.render(job);
   const seconds = Math.floor(nowMs / 1000);
   const timestamp = isoSeconds(seconds * 1000);
-  const body = JSON.stringify({ type, timestamp, data: { job: renderJob(job) } });
+  const body = JSON.stringify({ type, timestamp, data });
   return { body, timestamp: seconds };
 }

@@ -1,11 +1,26 @@
 import type { Bindings } from "../../env.ts";
+import type { JobRow } from "../bulk-jobs/types.ts";
 
-/** The events a subscription can ask for: one per final job status. */
-export const WEBHOOK_EVENTS = ["job.done", "job.done_with_errors", "job.failed"] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** The statuses a job ends in; each fires at most one event. */
+type FinalJobStatus = Exclude<JobRow["status"], "pending" | "running">;
 
-export const isWebhookEvent = (value: string): value is WebhookEvent =>
-  (WEBHOOK_EVENTS as readonly string[]).includes(value);
+/**
+ * A webhook event as deliveries use it: the job status that fires it and how its `data` renders
+ * from that job. Events are declared once in src/resources/webhooks/webhooks.events.ts, which adds
+ * what documents them; src/index.ts hands the list down (events.ts), since no pipeline imports a
+ * resource.
+ */
+export interface DeliveredEvent {
+  name: string;
+  /** The final status of the job that fires it. */
+  jobStatus: FinalJobStatus;
+  data: DeliveredData;
+}
+
+/** An event's `data`, rendered from the job that fired it. */
+export interface DeliveredData {
+  render: (job: JobRow) => Record<string, unknown>;
+}
 
 /** The queue wrangler.toml binds as `WEBHOOKS_QUEUE`; the Worker's queue handler routes by this name. */
 export const WEBHOOKS_QUEUE_NAME = "storefront-webhooks";
@@ -19,7 +34,8 @@ export const WEBHOOKS_DLQ_NAME = "storefront-webhooks-dlq";
 export interface WebhookMessage {
   webhookId: number;
   jobId: string;
-  eventType: WebhookEvent;
+  /** A declared event's name (the queue router checks it). */
+  eventType: string;
   messageId: string;
   attempt: number;
 }

@@ -1,5 +1,6 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import type { AppEnv, Db } from "../../env.ts";
 import type { AnyResource } from "../resource.ts";
@@ -20,19 +21,14 @@ export function translationStatements(
   translations: TranslationsInput,
   extra: (locale: string) => Record<string, unknown> = () => ({}),
 ): BatchItem<"sqlite">[] {
-  const tr = resource.translations;
-  if (!tr) throw new Error(`${resource.name}: no translations to write`);
+  const tr = translationsOf(resource);
   const out: BatchItem<"sqlite">[] = [];
   for (const [locale, entry] of Object.entries(translations)) {
     if (entry === null) {
       out.push(db.delete(tr.table).where(and(eq(tr.fk, ownerId), eq(tr.localeColumn, locale))));
       continue;
     }
-    const values: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(entry)) {
-      const column = tr.fields[name]?.column;
-      if (column && value !== undefined) values[columnKey(column)] = value;
-    }
+    const values = translationChanges(resource, entry);
     const insert = db.insert(tr.table).values({
       [columnKey(tr.fk)]: ownerId,
       [columnKey(tr.localeColumn)]: locale,
@@ -46,6 +42,30 @@ export function translationStatements(
     );
   }
   return out;
+}
+
+/**
+ * The translation columns one entry sets: every field it carries that the declaration's
+ * `translations` declares as a column (`translatedColumn(...)`), keyed by `key(column)` (the
+ * column's property; bulk SQL keys by its SQL name). `null` clears; a field not sent is left out.
+ */
+export function translationChanges(
+  resource: AnyResource,
+  entry: object,
+  key: (column: SQLiteColumn) => string = columnKey,
+): Record<string, unknown> {
+  const { fields } = translationsOf(resource);
+  const changes: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(entry)) {
+    const column = fields[name]?.column;
+    if (column && value !== undefined) changes[key(column)] = value;
+  }
+  return changes;
+}
+
+function translationsOf(resource: AnyResource) {
+  if (!resource.translations) throw new Error(`${resource.name}: no translations to write`);
+  return resource.translations;
 }
 
 /** Locales of a write body must be enabled for the store (400 `unsupported_locale` otherwise). */

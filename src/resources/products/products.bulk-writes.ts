@@ -1,10 +1,12 @@
 import type { RecordProblems } from "../../async/bulk-jobs/record-errors.ts";
 import type { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import { translationChanges } from "../../conventions/write/translations.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { Allocator, PlanContext } from "./products.bulk-context.ts";
 import type { ExistingProduct } from "./products.bulk-lookups.ts";
 import { planNestedVariants } from "./products.bulk-nested-variants.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";
+import { productResource } from "./products.resource.ts";
 
 /*
  * The rows one product record writes: the product itself (created or updated), its translations,
@@ -22,15 +24,6 @@ const PRODUCT_COLUMNS = [
   "tax_category",
   "supplier_id",
   "brand_id",
-] as const;
-
-const TRANSLATION_COLUMNS = [
-  "name",
-  "description",
-  "body_html",
-  "long_name",
-  "meta_title",
-  "meta_description",
 ] as const;
 
 export function checkReferences(record: ProductRecord, refs: Set<string>, problems: RecordProblems) {
@@ -128,7 +121,10 @@ export function planUpdate(
   return problems.empty ? existing.id : null;
 }
 
-/** Translations merge per field; a locale new to the product gets its generated slug_base and slug. */
+/**
+ * Translations merge per field, into the columns the product declaration's `translations` name; a
+ * locale new to the product gets its generated slug_base and slug.
+ */
 function planTranslations(
   ops: RowOps,
   productId: number,
@@ -141,8 +137,11 @@ function planTranslations(
       ops.delete("product_translations", ["product_id", "locale"], { product_id: productId, locale });
       continue;
     }
-    const row: Record<string, unknown> = { product_id: productId, locale };
-    for (const column of TRANSLATION_COLUMNS) if (entry[column] !== undefined) row[column] = entry[column];
+    const row: Record<string, unknown> = {
+      product_id: productId,
+      locale,
+      ...translationChanges(productResource, entry, (column) => column.name),
+    };
     if (!known.has(locale)) {
       const base = entry.name ? slugify(entry.name) : "";
       row.slug_base = base || `product-${productId}`;

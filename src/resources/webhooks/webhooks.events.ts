@@ -1,55 +1,89 @@
-import { type OpenAPIHono, z } from "@hono/zod-openapi";
-import { DELIVERY_TIMEOUT_MS } from "../../async/deliveries/retry-policy.ts";
-import { WEBHOOK_EVENTS } from "../../async/deliveries/types.ts";
-import type { AppEnv } from "../../env.ts";
-import { WebhookEventHeadersSchema, WebhookEventSchema } from "./webhooks.schema.ts";
+import { z } from "@hono/zod-openapi";
+import type { DeliveredData, DeliveredEvent } from "../../async/deliveries/types.ts";
+import { rowRenderer } from "../../conventions/row-renderer.ts";
+import { jobResource } from "../jobs/jobs.resource.ts";
+import { JobSchema } from "../jobs/jobs.schema.ts";
 
-/** The receiver's time to answer, as the documents state it ("1 s"). */
-const TIMEOUT = `${DELIVERY_TIMEOUT_MS / 1000} s`;
+/** An event's `data`: rendered for each delivery, and documented by the body schema of its events. */
+export interface EventData extends DeliveredData {
+  schema: z.ZodObject;
+  example: Record<string, unknown>;
+  /** The component documenting the body of the events carrying this data (webhooks.schema.ts). */
+  component: string;
+  /** The description of that body's `type`, which lists those events. */
+  typeDescription: string;
+}
 
-const WHEN: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
-  "job.done": "a job finished with every record succeeded",
-  "job.done_with_errors": "a job finished with some records failed",
-  "job.failed": "a job finished with no record succeeded (or its payload could not be read)",
+/** One webhook event: the name subscriptions ask for, when it fires, what fires it, its `data`. */
+interface WebhookEventDeclaration extends DeliveredEvent {
+  /** When it fires, completing "Sent to every active subscription to `<name>` when …". */
+  when: string;
+  /** The same in a few words, for the subscriptions' `events` description. */
+  inShort: string;
+  data: EventData;
+}
+
+const renderJob = rowRenderer(jobResource);
+
+/** The `data` of a job event: the job exactly as `GET /jobs/{id}` shows it. */
+const JOB_DATA: EventData = {
+  schema: z.object({
+    job: JobSchema.openapi({ description: "The job in its default representation, as `GET /jobs/{id}`." }),
+  }),
+  render: (job) => ({ job: renderJob(job) }),
+  example: {
+    job: {
+      id: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c",
+      type: "products_bulk_upsert",
+      status: "done",
+      created_at: "2026-11-22T05:10:30Z",
+      started_at: "2026-11-22T05:10:30Z",
+      finished_at: "2026-11-22T05:10:32Z",
+      summary: {
+        total_records: 2,
+        processed_records: 2,
+        succeeded_records: 2,
+        failed_records: 0,
+        log_info_count: 1,
+        log_warning_count: 0,
+        log_error_count: 0,
+      },
+    },
+  },
+  component: "WebhookEvent",
+  typeDescription: "The event: `job.<final status>`.",
 };
 
-/** The outgoing deliveries, documented under the document's top-level `webhooks`. */
-export function registerWebhookEvents(app: OpenAPIHono<AppEnv>) {
-  for (const event of WEBHOOK_EVENTS) {
-    app.openAPIRegistry.registerWebhook({
-      method: "post",
-      // Kebab-case keys like the paths (`job-done-with-errors`); `type` in the body is the event name.
-      path: event.replace(/[._]/g, "-"),
-      operationId: `webhookEvent_${event.replace(".", "_")}`,
-      summary: `\`${event}\`: ${WHEN[event]}`,
-      description: [
-        `Sent to every active subscription to \`${event}\` when ${WHEN[event]}.`,
-        "Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret before trusting the body, and reject stale timestamps.",
-        `Answer 2xx within ${TIMEOUT} (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same \`webhook-id\` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.`,
-      ].join("\n\n"),
-      tags: ["Webhooks"],
-      security: [],
-      request: {
-        headers: WebhookEventHeadersSchema,
-        body: {
-          required: true,
-          content: { "application/json": { schema: WebhookEventSchema } },
-        },
-      },
-      responses: {
-        200: { description: "Any 2xx acknowledges the delivery; the body is ignored." },
-        "4XX": {
-          description: `Any other answer (4xx, 5xx, 3xx, or none within ${TIMEOUT}) fails the attempt, which is retried; its body is ignored.`,
-          content: {
-            "application/problem+json": {
-              schema: z
-                .object({ type: z.string().optional(), title: z.string().optional() })
-                .passthrough()
-                .openapi({ description: "Whatever the receiver answers (problem JSON or not); ignored." }),
-            },
-          },
-        },
-      },
-    });
-  }
-}
+/**
+ * Every event a subscription can ask for, in the documents' order; one entry declares an event. The
+ * subscription schemas' enum and description, the documented outgoing webhooks (webhooks.outgoing.ts)
+ * and the enqueueing (src/index.ts hands this list to the deliveries) derive from it; the delivery
+ * pipeline serves any entry unchanged. docs/webhooks.md describes the events for readers.
+ */
+export const WEBHOOK_EVENTS = [
+  {
+    name: "job.done",
+    when: "a job finished with every record succeeded",
+    inShort: "every record succeeded",
+    jobStatus: "done",
+    data: JOB_DATA,
+  },
+  {
+    name: "job.done_with_errors",
+    when: "a job finished with some records failed",
+    inShort: "some failed",
+    jobStatus: "done_with_errors",
+    data: JOB_DATA,
+  },
+  {
+    name: "job.failed",
+    when: "a job finished with no record succeeded (or its payload could not be read)",
+    inShort: "none succeeded",
+    jobStatus: "failed",
+    data: JOB_DATA,
+  },
+] as const satisfies readonly WebhookEventDeclaration[];
+
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number]["name"];
+
+export const WEBHOOK_EVENT_NAMES: WebhookEventName[] = WEBHOOK_EVENTS.map((event) => event.name);

@@ -1,10 +1,10 @@
-import type { WebhookEvent } from "../../async/deliveries/types.ts";
 import { column } from "../../conventions/column-field.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { enumItem, listParam } from "../../http/params.ts";
 import { pathId } from "../../http/route.ts";
+import type { WebhookEventName } from "./webhooks.events.ts";
 import { WebhookDeliverySchema, WebhookSchema } from "./webhooks.schema.ts";
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -26,7 +26,7 @@ export const webhookResource = defineResource<{ row: WebhookRow; item: typeof We
   fields: {
     id: column(webhooks.id, "fixed"),
     url: column(webhooks.url, "default"),
-    events: column<typeof webhooks.events, WebhookEvent[]>(webhooks.events, "default"),
+    events: column<typeof webhooks.events, WebhookEventName[]>(webhooks.events, "default"),
     description: column(webhooks.description, "default"),
     // Not a plain column: writing it sets or clears `disabled_at` too (webhooks.write.ts).
     status: { kind: "default", render: (r) => r.status },
@@ -65,7 +65,7 @@ export const webhookDeliveryResource = defineResource<{
   localized: false,
   fields: {
     id: column(webhookDeliveries.id, "fixed"),
-    event_type: column<typeof webhookDeliveries.eventType, WebhookEvent>(
+    event_type: column<typeof webhookDeliveries.eventType, WebhookEventName>(
       webhookDeliveries.eventType,
       "default",
     ),

@@ -1,15 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import { WEBHOOK_EVENTS } from "../../async/deliveries/types.ts";
 import { checkOutboundUrl } from "../../http/outbound-guard.ts";
-import { JobSchema } from "../jobs/jobs.schema.ts";
+import {
+  type EventData,
+  WEBHOOK_EVENT_NAMES,
+  WEBHOOK_EVENTS,
+  type WebhookEventName,
+} from "./webhooks.events.ts";
 
-const EVENTS_DESCRIPTION =
-  "Events to deliver: `job.done` (every record succeeded), `job.done_with_errors` (some failed), `job.failed` (none succeeded).";
+const EVENTS_DESCRIPTION = `Events to deliver: ${WEBHOOK_EVENTS.map((event) => `\`${event.name}\` (${event.inShort})`).join(", ")}.`;
 
 const WEBHOOK_EXAMPLE = {
   id: 1,
   url: "https://erp.example.com/hooks/storefront",
-  events: ["job.done", "job.done_with_errors", "job.failed"],
+  events: WEBHOOK_EVENT_NAMES,
   description: "ERP import monitor",
   status: "active",
   disabled_at: null,
@@ -22,7 +25,7 @@ export const WebhookSchema = z
   .object({
     id: z.number().int(),
     url: z.string().optional().openapi({ description: "Where deliveries are POSTed." }),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).optional().openapi({ description: EVENTS_DESCRIPTION }),
+    events: z.array(z.enum(WEBHOOK_EVENT_NAMES)).optional().openapi({ description: EVENTS_DESCRIPTION }),
     description: z.string().nullable().optional(),
     status: z.enum(["active", "disabled"]).optional().openapi({
       description:
@@ -68,7 +71,7 @@ const webhookUrl = z
   });
 
 const events = z
-  .array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` }))
+  .array(z.enum(WEBHOOK_EVENT_NAMES, { message: `must be one of ${WEBHOOK_EVENT_NAMES.join(", ")}` }))
   .min(1, "must name at least one event")
   .refine((list) => new Set(list).size === list.length, "must not repeat an event")
   .openapi({ description: EVENTS_DESCRIPTION });
@@ -81,7 +84,7 @@ export const WebhookCreateSchema = z
   .openapi("WebhookCreate", {
     example: {
       url: "https://erp.example.com/hooks/storefront",
-      events: ["job.done", "job.done_with_errors", "job.failed"],
+      events: WEBHOOK_EVENT_NAMES,
       description: "ERP import monitor",
     },
   });
@@ -103,7 +106,9 @@ export const WebhookUpdateSchema = z
     }),
   })
   .strict()
-  .openapi("WebhookUpdate", { example: { events: ["job.failed"], rotate_secret: true } });
+  .openapi("WebhookUpdate", {
+    example: { events: ["job.failed"] satisfies WebhookEventName[], rotate_secret: true },
+  });
 
 export type WebhookCreate = z.infer<typeof WebhookCreateSchema>;
 export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
@@ -111,7 +116,7 @@ export type WebhookUpdate = z.infer<typeof WebhookUpdateSchema>;
 export const WebhookDeliverySchema = z
   .object({
     id: z.number().int(),
-    event_type: z.enum(WEBHOOK_EVENTS).optional(),
+    event_type: z.enum(WEBHOOK_EVENT_NAMES).optional(),
     job_id: z.string().uuid().optional(),
     attempt: z.number().int().min(1).optional().openapi({ description: "1 for the first attempt." }),
     status: z.enum(["pending", "succeeded", "failed"]).optional().openapi({
@@ -144,40 +149,32 @@ export const WebhookDeliverySchema = z
     },
   });
 
-const exampleJob = {
-  id: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c",
-  type: "products_bulk_upsert",
-  status: "done",
-  created_at: "2026-11-22T05:10:30Z",
-  started_at: "2026-11-22T05:10:30Z",
-  finished_at: "2026-11-22T05:10:32Z",
-  summary: {
-    total_records: 2,
-    processed_records: 2,
-    succeeded_records: 2,
-    failed_records: 0,
-    log_info_count: 1,
-    log_warning_count: 0,
-    log_error_count: 0,
-  },
-};
+const bodies = new Map<EventData, z.ZodObject>();
 
-/** The body POSTed to a subscription's URL. */
-export const WebhookEventSchema = z
-  .object({
-    type: z.enum(WEBHOOK_EVENTS).openapi({ description: "The event: `job.<final status>`." }),
-    timestamp: z.string().openapi({
-      description:
-        "When this attempt was signed, ISO 8601 with `Z`: the same instant as `webhook-timestamp`.",
-      example: "2026-11-22T05:10:33Z",
-    }),
-    data: z.object({
-      job: JobSchema.openapi({ description: "The job in its default representation, as `GET /jobs/{id}`." }),
-    }),
-  })
-  .openapi("WebhookEvent", {
-    example: { type: "job.done", timestamp: "2026-11-22T05:10:33Z", data: { job: exampleJob } },
-  });
+/**
+ * The body POSTed to a subscription's URL for an event carrying `data`: one component per kind of
+ * data, whose `type` lists the events carrying it.
+ */
+export function eventBodySchema(data: EventData): z.ZodObject {
+  const known = bodies.get(data);
+  if (known) return known;
+  const types = WEBHOOK_EVENTS.filter((event) => event.data === data).map((event) => event.name);
+  const body = z
+    .object({
+      type: z.enum(types).openapi({ description: data.typeDescription }),
+      timestamp: z.string().openapi({
+        description:
+          "When this attempt was signed, ISO 8601 with `Z`: the same instant as `webhook-timestamp`.",
+        example: "2026-11-22T05:10:33Z",
+      }),
+      data: data.schema,
+    })
+    .openapi(data.component, {
+      example: { type: types[0], timestamp: "2026-11-22T05:10:33Z", data: data.example },
+    });
+  bodies.set(data, body);
+  return body;
+}
 
 export const WebhookEventHeadersSchema = z.object({
   "webhook-id": z.string().openapi({
