@@ -16,15 +16,15 @@ export default defineConfig(async () => {
             PUBLIC_BASE_URL: "https://api.test",
             // Webhook retries come at once in tests (the delays are multiplied by this).
             WEBHOOK_RETRY_SCALE: "0",
-            // Cases per route of the property-based fuzz suites (test/fuzz-*.test.ts); default 1,000.
+            // Cases per route of the property-based fuzz suites (test/fuzz/); default 1,000.
             FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
           },
         },
       }),
     ],
     test: {
-      setupFiles: ["./test/setup.ts"],
-      globalSetup: ["./test/global-setup.ts"],
+      setupFiles: ["./test/support/setup.ts"],
+      globalSetup: ["./test/support/fixture-server.ts"],
       include: ["test/**/*.test.ts"],
       testTimeout: 20_000,
       // The per-request and per-chunk log lines (src/lib/log.ts) would flood the output; tests that

@@ -1,0 +1,186 @@
+import { env } from "cloudflare:test";
+import { count, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { idList } from "../../src/conventions/id-set.ts";
+import { planRender } from "../../src/conventions/render.ts";
+import type { AnyResource } from "../../src/conventions/resource.ts";
+import { selectionOf } from "../../src/conventions/selection.ts";
+import { createDb } from "../../src/db/client.ts";
+import { fastBatch } from "../../src/db/fast-batch.ts";
+import {
+  brands,
+  brandTranslations,
+  contacts,
+  products,
+  productTranslations,
+} from "../../src/db/schema/index.ts";
+import { marketsOfLocales } from "../../src/lib/locales.ts";
+import { brandResource } from "../../src/resources/brands/brands.resource.ts";
+import { categoryResource } from "../../src/resources/categories/categories.resource.ts";
+import { variantPriceResource } from "../../src/resources/price-lists/variant-prices.resource.ts";
+import { productResource } from "../../src/resources/products/products.resource.ts";
+import { roundTrips } from "../support/answers.ts";
+import { api } from "../support/api.ts";
+import { createBrandRow, createProduct } from "../support/factories/catalog.ts";
+
+describe("batched reads", () => {
+  it("map rows exactly as drizzle's own db.batch does (json, boolean, aggregates, joins, relational queries)", async () => {
+    const brandId = await createBrandRow("Mapped");
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO brand_translations (brand_id, locale, description, size_guide_file) VALUES (?, 'es-ES', 'Desc', ?)",
+      ).bind(brandId, JSON.stringify({ name: "guide.pdf", pages: 2 })),
+      env.DB.prepare(
+        "INSERT INTO contacts (id, email, is_b2b, is_customer, created_at) VALUES (990001, 'mapped@example.test', 1, 0, '2025-01-01T00:00:00Z')",
+      ),
+    ]);
+    const db = createDb(env.DB);
+    const queries = () =>
+      [
+        db.select().from(brandTranslations).where(eq(brandTranslations.brandId, brandId)),
+        db.select({ id: contacts.id, b2b: contacts.isB2b, customer: contacts.isCustomer }).from(contacts),
+        db.select({ n: count() }).from(brands),
+        db
+          .select({
+            id: brands.id,
+            description: brandTranslations.description,
+            label: sql<string>`upper(${brands.name})`,
+          })
+          .from(brands)
+          .leftJoin(brandTranslations, eq(brandTranslations.brandId, brands.id))
+          .where(eq(brands.id, brandId)),
+        db
+          .select({ brand: brands, tr: { description: brandTranslations.description } })
+          .from(brands)
+          .leftJoin(brandTranslations, eq(brandTranslations.brandId, brands.id)),
+        db.query.brands.findMany({ where: eq(brands.id, brandId) }),
+        db.update(brands).set({ name: "Mapped" }).where(eq(brands.id, brandId)),
+      ] as const;
+    const ours = await fastBatch(db, queries());
+    const theirs = await db.batch(queries());
+    expect(ours.slice(0, 6)).toEqual(theirs.slice(0, 6));
+    expect(ours[0][0]?.sizeGuideFile).toEqual({ name: "guide.pdf", pages: 2 });
+    expect(ours[1].find((c) => c.id === 990001)).toEqual({ id: 990001, b2b: true, customer: false });
+    expect(ours[2][0]?.n).toBeTypeOf("number");
+  });
+
+  it("keep columns of one name apart when a selection repeats it", async () => {
+    const { id } = await createProduct({});
+    const db = createDb(env.DB);
+    const query = () =>
+      db
+        .select({ a: products.id, b: productTranslations.productId, name: productTranslations.name })
+        .from(products)
+        .leftJoin(productTranslations, eq(productTranslations.productId, products.id))
+        .where(eq(products.id, id));
+    const [ours] = await fastBatch(db, [query()]);
+    const [theirs] = await db.batch([query()]);
+    expect(ours).toEqual(theirs);
+  });
+});
+
+/** The SQL a read of `resource` plans for its translations, with the request's `fields`. */
+function plannedSql(resource: AnyResource, fields?: string[]) {
+  const ctx = {
+    c: undefined as never,
+    db: createDb(env.DB),
+    locales: ["es-ES", "en-GB"],
+    markets: marketsOfLocales(["es-ES", "en-GB"]),
+    store: { primaryLocale: "es-ES", enabledLocales: ["es-ES", "en-GB"], domains: {} },
+    today: "2026-11-22",
+  };
+  const plan = planRender(ctx, resource, idList([1, 2]), selectionOf(resource, fields ? { fields } : {}));
+  return plan.queries.map((q) => (q as unknown as { toSQL(): { sql: string } }).toSQL().sql);
+}
+
+describe("translations on a read", () => {
+  it("load only the translation columns the selected fields render", () => {
+    const translationQuery = plannedSql(productResource).find((q) => q.includes('"product_translations"'));
+    expect(translationQuery).toMatch(/"name"/);
+    expect(translationQuery).toMatch(/"slug"/);
+    expect(translationQuery).not.toMatch(/"body_html"|"description"|"meta_title"/);
+    const asked = plannedSql(productResource, ["body_html"]).find((q) =>
+      q.includes('"product_translations"'),
+    );
+    expect(asked).toMatch(/"body_html"/);
+    expect(asked).not.toMatch(/"meta_title"/);
+  });
+
+  it("cost no query when the selected translated fields read no translation column", () => {
+    expect(plannedSql(brandResource).some((q) => q.includes('"brand_translations"'))).toBe(false);
+    expect(plannedSql(brandResource, ["description"]).some((q) => q.includes('"brand_translations"'))).toBe(
+      true,
+    );
+  });
+
+  it("still render every requested locale and field", async () => {
+    const brandId = await createBrandRow("With description");
+    await env.DB.prepare(
+      "INSERT INTO brand_translations (brand_id, locale, description) VALUES (?, 'es-ES', 'Descripción')",
+    )
+      .bind(brandId)
+      .run();
+    const plain = await api(`/api/v1/brands/${brandId}?locales=es-ES,en-GB`);
+    const asked = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB`);
+    const tr = (res: typeof plain) =>
+      (res.json as { translations: Record<string, Record<string, unknown>> }).translations;
+    expect(Object.keys(tr(plain))).toEqual(["es-ES", "en-GB"]);
+    expect(tr(plain)["es-ES"]?.url).toMatch(/^https:\/\//);
+    expect(tr(plain)["es-ES"]).not.toHaveProperty("description");
+    expect(tr(asked)["es-ES"]?.description).toBe("Descripción");
+    expect(tr(asked)["en-GB"]?.description).toBeNull();
+  });
+});
+
+describe("list pages", () => {
+  it("load a shallow page with its rows in one round trip and a page beyond offset 1,000 by its ids in two", async () => {
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1150)
+       INSERT INTO brands (id, name, slug) SELECT 880000 + i, 'Deep ' || i, 'deep-' || i FROM n`,
+    ).run();
+    const path = (page: number) => `/api/v1/brands?fields=description&per_page=100&page=${page}`;
+    await api(path(1)); // warms the store and key caches
+    const shallow = await api(path(11)); // offset 1,000
+    const deep = await api(path(12)); // offset 1,100
+    expect(shallow.status).toBe(200);
+    expect(deep.status).toBe(200);
+    expect(deep.json.data.length).toBeGreaterThan(0);
+    expect(deep.json.data[0]).toHaveProperty("translations");
+    expect(roundTrips(shallow.headers)).toBe(1);
+    expect(roundTrips(deep.headers)).toBe(2);
+  });
+});
+
+describe("filters through related rows", () => {
+  /** SQLite's plan for a count of `resource` rows under `filter`. */
+  async function planOf(resource: AnyResource, filter: string, value: unknown) {
+    const def = resource.filters?.[filter];
+    if (!def) throw new Error(`no filter ${filter}`);
+    const db = createDb(env.DB);
+    const query = db
+      .select({ n: count() })
+      .from(resource.table)
+      .where(def.where(value as never, undefined as never))
+      .toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
+    return results.map((r) => r.detail);
+  }
+
+  it("search the related table's index once instead of scanning the catalog or probing it per row", async () => {
+    for (const [resource, filter, value] of [
+      [productResource, "sku", ["SKU-1"]],
+      [productResource, "ean", ["8400000000001"]],
+      [productResource, "slug", ["camiseta"]],
+      [categoryResource, "slug", ["moda"]],
+      [variantPriceResource, "supplier_internal_id", ["SUP-1"]],
+    ] as const) {
+      const plan = (await planOf(resource, filter, value)).join("; ");
+      expect(plan, `${resource.name} ${filter}`).not.toMatch(/CORRELATED/);
+      expect(plan, `${resource.name} ${filter}`).not.toMatch(
+        /SCAN (products|variants|product_translations|category_translations)\b/,
+      );
+    }
+  });
+});

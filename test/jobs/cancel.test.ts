@@ -1,0 +1,106 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
+import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import { api } from "../support/api.ts";
+import { createProduct } from "../support/factories/catalog.ts";
+import { jobLogs, quietEnv, stageJob } from "../support/jobs.ts";
+import { deliverToQueue } from "../support/queues.ts";
+
+const finalized: Record<string, string> = {};
+onJobFinalized(async (_env, job: JobRow) => {
+  finalized[job.id] = job.status;
+});
+
+const quiet = quietEnv();
+
+async function variantsJob(n: number) {
+  const p = await createProduct({ variants: Array.from({ length: n }, () => ({})) });
+  const jobId = await stageJob(
+    "variants_bulk_update",
+    p.variantIds.map((id, i) => ({ id, warehouse_stock: 500 + i })),
+    { options: { match_by: "id" } },
+    2,
+  );
+  return { jobId, variantIds: p.variantIds };
+}
+
+const cancel = (jobId: string, key?: "read" | "write") =>
+  api(`/api/v1/jobs/${jobId}/cancel`, { method: "POST", ...(key ? { key } : {}) });
+
+async function stocks(ids: number[]) {
+  const rows = await env.DB.prepare(
+    `SELECT warehouse_stock FROM variants WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  )
+    .bind(JSON.stringify(ids))
+    .all<{ warehouse_stock: number }>();
+  return rows.results.map((r) => r.warehouse_stock);
+}
+
+describe("POST /jobs/{id}/cancel", () => {
+  it("ends a pending job failed: every record counted failed, one OTHER entry saying it was canceled", async () => {
+    const { jobId, variantIds } = await variantsJob(3);
+    const res = await cancel(jobId);
+    expect(res.status, res.text).toBe(202);
+    expect(res.json).toMatchObject({
+      id: jobId,
+      status: "failed",
+      summary: {
+        total_records: 3,
+        processed_records: 3,
+        succeeded_records: 0,
+        failed_records: 3,
+        log_error_count: 1,
+      },
+    });
+    expect(res.json.finished_at).toMatch(/Z$/);
+    const logs = await jobLogs(jobId);
+    expect(logs.map((l) => [l.severity, l.code])).toEqual([
+      ["ERROR", "OTHER"],
+      ["INFO", null],
+    ]);
+    expect(logs[0]?.message).toMatch(/canceled/);
+    expect(await stocks(variantIds)).toEqual([5, 5, 5]);
+    expect(finalized[jobId]).toBe("failed");
+  });
+
+  it("stops a running job at the chunk boundary: applied chunks stay, later ones never apply", async () => {
+    const { jobId, variantIds } = await variantsJob(5);
+    await deliverToQueue("storefront-jobs", { jobId, chunk: 0 }, quiet);
+    const res = await cancel(jobId);
+    expect(res.status).toBe(202);
+    expect(res.json.status).toBe("done_with_errors");
+    expect(res.json.summary).toMatchObject({ processed_records: 5, succeeded_records: 2, failed_records: 3 });
+    // The message of the next chunk was already queued: it arrives and changes nothing.
+    await deliverToQueue("storefront-jobs", { jobId, chunk: 1 }, quiet);
+    await deliverToQueue("storefront-jobs", { jobId, chunk: 2 }, quiet);
+    expect(await stocks(variantIds)).toEqual([500, 501, 5, 5, 5]);
+    expect((await api(`/api/v1/jobs/${jobId}`)).json.summary).toEqual(res.json.summary);
+    expect(finalized[jobId]).toBe("done_with_errors");
+  });
+
+  it("is 409 for a job already final", async () => {
+    const { jobId } = await variantsJob(1);
+    expect((await cancel(jobId)).status).toBe(202);
+    const again = await cancel(jobId);
+    expect(again.status).toBe(409);
+    expect(again.json.code).toBe("conflict");
+  });
+
+  it("is 404 for an unknown job and 403 without the write scope", async () => {
+    expect((await cancel(crypto.randomUUID())).status).toBe(404);
+    const { jobId } = await variantsJob(1);
+    expect((await cancel(jobId, "read")).status).toBe(403);
+    expect((await api(`/api/v1/jobs/${jobId}`)).json.status).toBe("pending");
+  });
+
+  it("replays its answer for a repeated Idempotency-Key", async () => {
+    const { jobId } = await variantsJob(1);
+    const headers = { "Idempotency-Key": `cancel-${jobId}` };
+    const first = await api(`/api/v1/jobs/${jobId}/cancel`, { method: "POST", headers });
+    const second = await api(`/api/v1/jobs/${jobId}/cancel`, { method: "POST", headers });
+    expect(second.status).toBe(202);
+    expect(second.headers.get("idempotency-replayed")).toBe("true");
+    expect(second.json).toEqual(first.json);
+  });
+});

@@ -1,0 +1,49 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { processJobMessage } from "../../src/async/bulk-jobs/consumer.ts";
+import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
+import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import { messageIdFor } from "../../src/async/deliveries/enqueue.ts";
+import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { createProduct } from "../support/factories/catalog.ts";
+import { stageJob } from "../support/jobs.ts";
+import { recordingQueue } from "../support/queues.ts";
+
+describe("finalized hooks", () => {
+  it("run again when the last message is retried after a hook failed (at least once)", async () => {
+    const calls: string[] = [];
+    let failNext = true;
+    onJobFinalized(async (_env, job: JobRow) => {
+      calls.push(job.status);
+      if (failNext) {
+        failNext = false;
+        throw new Error("queue unavailable");
+      }
+    });
+    const { variantIds } = await createProduct();
+    const jobId = await stageJob("variants_bulk_update", [{ id: variantIds[0], warehouse_stock: 9 }], {
+      options: { match_by: "id" },
+    });
+    const quietQueue = recordingQueue().queue;
+    const testEnv = { ...env, JOBS_QUEUE: quietQueue, WEBHOOKS_QUEUE: quietQueue };
+
+    await expect(processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS)).rejects.toThrow(
+      "queue unavailable",
+    );
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
+
+    expect(calls).toEqual(["done", "done"]);
+    const summaries = await env.DB.prepare(
+      "SELECT count(*) AS n FROM job_logs WHERE job_id = ? AND severity = 'INFO'",
+    )
+      .bind(jobId)
+      .first<{ n: number }>();
+    expect(summaries?.n).toBe(1);
+  });
+
+  it("give a job event one stable webhook message id per subscription", () => {
+    const job = "6b1f2c3d-0000-4000-8000-000000000001";
+    expect(messageIdFor(job, 7)).toBe(messageIdFor(job, 7));
+    expect(messageIdFor(job, 7)).not.toBe(messageIdFor(job, 8));
+  });
+});

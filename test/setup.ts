@@ -1,8 +1,0 @@
-import { applyD1Migrations, env } from "cloudflare:test";
-import { beforeAll } from "vitest";
-import { seedTestBasics } from "./helpers.ts";
-
-beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  await seedTestBasics();
-});

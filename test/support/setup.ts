@@ -1,0 +1,8 @@
+import { applyD1Migrations, env } from "cloudflare:test";
+import { beforeAll } from "vitest";
+import { seedTestBasics } from "./basics.ts";
+
+beforeAll(async () => {
+  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+  await seedTestBasics();
+});
