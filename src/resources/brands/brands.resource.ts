@@ -1,10 +1,9 @@
 import { column } from "../../conventions/column-field.ts";
+import { idsFilter, stringsFilter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
-import { intListParam, stringListParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 import { BrandSchema } from "./brands.schema.ts";
 
@@ -54,15 +53,9 @@ export const brandResource = defineResource<{
     },
   },
   filters: {
-    brand_ids: { schema: intListParam("Brand ids (exact)."), where: (v: number[]) => jsonIn(brands.id, v) },
-    internal_ids: {
-      schema: stringListParam("Brand internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(brands.internalId, v),
-    },
-    slug: {
-      schema: stringListParam("Brand slugs (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(brands.slug, v),
-    },
+    brand_ids: idsFilter(brands.id, "Brand ids (exact)."),
+    internal_ids: stringsFilter(brands.internalId, "Brand internal ids (exact)."),
+    slug: stringsFilter(brands.slug, "Brand slugs (exact)."),
   },
   sorts: { id: { column: brands.id }, name: { column: brands.name } },
   defaultSort: "id_asc",

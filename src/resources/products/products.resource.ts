@@ -1,9 +1,16 @@
-import { asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { asc, count, type SQL, sql } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters } from "../../conventions/filters.ts";
+import {
+  dateRangeFilters,
+  enumFilter,
+  idsFilter,
+  stringsFilter,
+  translatedSlugFilter,
+  viaRelated,
+} from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "../../conventions/sql.ts";
+import { hasRelated } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import {
   productCategories,
@@ -12,7 +19,7 @@ import {
   productTranslations,
   variants,
 } from "../../db/schema/index.ts";
-import { enumParam, intListParam, stringListParam } from "../../http/params.ts";
+import { intListParam } from "../../http/params.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
 import { supplierResource } from "../suppliers/suppliers.resource.ts";
@@ -165,7 +172,7 @@ export const productResource = defineResource<{
     ]),
   },
   filters: {
-    brand_ids: { schema: intListParam("Brand ids."), where: (v: number[]) => jsonIn(products.brandId, v) },
+    brand_ids: idsFilter(products.brandId, "Brand ids."),
     category_ids: {
       schema: intListParam("Category ids; products in descendant categories match too.", 50),
       where: (v: number[]) => inCategoryTrees(v),
@@ -176,41 +183,32 @@ export const productResource = defineResource<{
       products.updatedAt,
       "Last updated (for incremental synchronization; not a complete change history)",
     ),
-    ean: {
-      schema: stringListParam("Variant EANs (exact).", 200, 64),
-      where: (v: string[]) => withVariant(jsonIn(variants.ean, v)),
-    },
-    internal_ids: {
-      schema: stringListParam("Product internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(products.internalId, v),
-    },
-    product_ids: { schema: intListParam("Product ids."), where: (v: number[]) => jsonIn(products.id, v) },
-    product_structure: {
-      schema: enumParam(PRODUCT_STRUCTURES, "Product structure (hyphen form)."),
-      where: (v: string) => eq(products.productStructure, v as (typeof PRODUCT_STRUCTURES)[number]),
-    },
-    sku: {
-      schema: stringListParam("Variant SKUs (exact, case-insensitive).", 200, 64),
-      where: (v: string[]) => withVariant(jsonInNoCase(variants.sku, v)),
-    },
-    slug: {
-      schema: stringListParam("Product slugs in any locale (exact).", 200, 100),
-      where: (v: string[]) =>
-        hasRelated(
-          products.id,
-          productTranslations.productId,
-          productTranslations,
-          slugInAnyLocale(productTranslations.locale, productTranslations.slug, v),
-        ),
-    },
-    status: {
-      schema: enumParam(PRODUCT_STATUSES, "Publication status."),
-      where: (v: string) => eq(products.status, v as (typeof PRODUCT_STATUSES)[number]),
-    },
-    supplier_ids: {
-      schema: intListParam("Products whose supplier is one of these.", 50),
-      where: (v: number[]) => jsonIn(products.supplierId, v),
-    },
+    ean: viaRelated(withVariant, stringsFilter(variants.ean, "Variant EANs (exact).", { maxLength: 64 })),
+    internal_ids: stringsFilter(products.internalId, "Product internal ids (exact)."),
+    product_ids: idsFilter(products.id, "Product ids."),
+    product_structure: enumFilter(
+      products.productStructure,
+      PRODUCT_STRUCTURES,
+      "Product structure (hyphen form).",
+    ),
+    sku: viaRelated(
+      withVariant,
+      stringsFilter(variants.sku, "Variant SKUs (exact, case-insensitive).", {
+        maxLength: 64,
+        caseInsensitive: true,
+      }),
+    ),
+    slug: translatedSlugFilter(
+      products.id,
+      {
+        fk: productTranslations.productId,
+        locale: productTranslations.locale,
+        slug: productTranslations.slug,
+      },
+      "Product slugs in any locale (exact).",
+    ),
+    status: enumFilter(products.status, PRODUCT_STATUSES, "Publication status."),
+    supplier_ids: idsFilter(products.supplierId, "Products whose supplier is one of these.", 50),
   },
   sorts: {
     id: { column: products.id },
