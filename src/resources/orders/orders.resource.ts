@@ -1,4 +1,5 @@
-import { asc, isNotNull, isNull } from "drizzle-orm";
+import { isNotNull, isNull } from "drizzle-orm";
+import { childRowsLoader } from "../../conventions/child-rows.ts";
 import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters, enumFilter, idsFilter } from "../../conventions/filters.ts";
 import { belongsTo } from "../../conventions/includes.ts";
@@ -113,26 +114,12 @@ export const orderResource = defineResource<{
     },
   },
   loaders: {
-    lineItems: {
-      query: (db, ids) =>
-        db
-          .select()
-          .from(orderLineItems)
-          .where(ids.in(orderLineItems.orderId))
-          .orderBy(asc(orderLineItems.orderId), asc(orderLineItems.position), asc(orderLineItems.id)),
-      collect: (result) => {
-        const out = new Map<number, LineItemRow[]>();
-        for (const item of result as LineItemRow[]) {
-          let list = out.get(item.orderId);
-          if (!list) {
-            list = [];
-            out.set(item.orderId, list);
-          }
-          list.push(item);
-        }
-        return out;
-      },
-    },
+    lineItems: childRowsLoader(
+      orderLineItems,
+      orderLineItems.orderId,
+      [orderLineItems.orderId, orderLineItems.position, orderLineItems.id],
+      (item) => item,
+    ),
   },
   includes: {
     customer: {

@@ -1,4 +1,5 @@
-import { asc, count, type SQL, sql } from "drizzle-orm";
+import { count, type SQL, sql } from "drizzle-orm";
+import { childRowsLoader } from "../../conventions/child-rows.ts";
 import { column } from "../../conventions/column-field.ts";
 import {
   dateRangeFilters,
@@ -104,24 +105,12 @@ export const productResource = defineResource<{
     },
   },
   loaders: {
-    images: {
-      query: (db, ids) =>
-        db
-          .select()
-          .from(productImages)
-          .where(ids.in(productImages.productId))
-          .orderBy(asc(productImages.productId), asc(productImages.position)),
-      collect: (result) => {
-        const out = new Map<number, ProductImage[]>();
-        for (const img of result as (typeof productImages.$inferSelect)[]) {
-          out.set(img.productId, [
-            ...(out.get(img.productId) ?? []),
-            { id: img.id, fullsize: img.url, position: img.position },
-          ]);
-        }
-        return out;
-      },
-    },
+    images: childRowsLoader(
+      productImages,
+      productImages.productId,
+      [productImages.productId, productImages.position],
+      (img): ProductImage => ({ id: img.id, fullsize: img.url, position: img.position }),
+    ),
     variantsCount: {
       query: (db, ids) =>
         db
@@ -132,21 +121,12 @@ export const productResource = defineResource<{
       collect: (result) =>
         new Map((result as { productId: number; n: number }[]).map((r) => [r.productId, r.n])),
     },
-    categoryIds: {
-      query: (db, ids) =>
-        db
-          .select()
-          .from(productCategories)
-          .where(ids.in(productCategories.productId))
-          .orderBy(asc(productCategories.productId), asc(productCategories.position)),
-      collect: (result) => {
-        const out = new Map<number, number[]>();
-        for (const link of result as (typeof productCategories.$inferSelect)[]) {
-          out.set(link.productId, [...(out.get(link.productId) ?? []), link.categoryId]);
-        }
-        return out;
-      },
-    },
+    categoryIds: childRowsLoader(
+      productCategories,
+      productCategories.productId,
+      [productCategories.productId, productCategories.position],
+      (link) => link.categoryId,
+    ),
   },
   includes: {
     supplier: belongsTo<ProductRow>(() => supplierResource, {
