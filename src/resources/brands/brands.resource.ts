@@ -1,5 +1,6 @@
 import { column } from "../../conventions/column-field.ts";
 import { idsFilter, stringsFilter } from "../../conventions/filters.ts";
+import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
@@ -44,11 +45,7 @@ export const brandResource = defineResource<{
         columns: [],
         render: (_tr, locale, row, ctx) => localizedUrl(ctx.store, locale, row.slug),
       },
-      description: translatedColumn(brandTranslations.description),
-      body_html: translatedColumn(brandTranslations.bodyHtml),
-      long_name: translatedColumn(brandTranslations.longName),
-      meta_title: translatedColumn(brandTranslations.metaTitle),
-      meta_description: translatedColumn(brandTranslations.metaDescription),
+      ...pageTextFields(brandTranslations),
       size_guide_file: translatedColumn(brandTranslations.sizeGuideFile),
     },
   },

@@ -1,6 +1,7 @@
 import { eq, isNotNull, isNull } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
 import { enumFilter, idsFilter, stringsFilter, translatedSlugFilter } from "../../conventions/filters.ts";
+import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
@@ -42,11 +43,7 @@ export const categoryResource = defineResource<{
       name: translatedColumn(categoryTranslations.name, "default"),
       url: translatedUrl(categoryTranslations.slug),
       slug: translatedColumn(categoryTranslations.slug),
-      description: translatedColumn(categoryTranslations.description),
-      body_html: translatedColumn(categoryTranslations.bodyHtml),
-      long_name: translatedColumn(categoryTranslations.longName),
-      meta_title: translatedColumn(categoryTranslations.metaTitle),
-      meta_description: translatedColumn(categoryTranslations.metaDescription),
+      ...pageTextFields(categoryTranslations),
     },
   },
   filters: {

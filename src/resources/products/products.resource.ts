@@ -10,6 +10,7 @@ import {
   viaRelated,
 } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
+import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
@@ -97,11 +98,7 @@ export const productResource = defineResource<{
       slug: translatedColumn(productTranslations.slug, "default"),
       slug_base: translatedColumn(productTranslations.slugBase, "default"),
       url: translatedUrl(productTranslations.slug),
-      description: translatedColumn(productTranslations.description),
-      body_html: translatedColumn(productTranslations.bodyHtml),
-      long_name: translatedColumn(productTranslations.longName),
-      meta_title: translatedColumn(productTranslations.metaTitle),
-      meta_description: translatedColumn(productTranslations.metaDescription),
+      ...pageTextFields(productTranslations),
     },
   },
   loaders: {
