@@ -230,3 +230,14 @@ export const variantPrices = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.variantId, t.market] })],
 );
+
+/** The tables of a product and its variants, parents before children: the order their rows are inserted in. */
+export const PRODUCT_TABLES = [
+  "products",
+  "product_translations",
+  "product_images",
+  "product_categories",
+  "variants",
+  "variant_translations",
+  "variant_prices",
+] as const;
