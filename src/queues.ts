@@ -4,8 +4,8 @@ import type { JobMessage } from "./async/bulk-jobs/types.ts";
 import { processWebhookBatch } from "./async/deliveries/consumer.ts";
 import { processWebhookDeadLetters } from "./async/deliveries/dead-letter.ts";
 import type { WebhookMessage } from "./async/deliveries/types.ts";
+import { settleMessage } from "./async/settle-message.ts";
 import type { Bindings } from "./env.ts";
-import { describeError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
 import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
 import { WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
@@ -123,19 +123,16 @@ function eachJobMessage(
 ): BatchHandler<JobMessage> {
   return async (batch, env) => {
     for (const message of batch.messages) {
-      try {
-        await handle(env, message.body);
-        message.ack();
-      } catch (err) {
-        log("error", "job.message_failed", {
+      await settleMessage(message, () => handle(env, message.body), {
+        event: "job.message_failed",
+        fields: {
           queue: batch.queue,
           job_id: message.body.jobId,
           chunk: message.body.chunk,
           attempt: message.attempts,
-          error: describeError(err),
-        });
-        message.retry({ delaySeconds: RETRY_DELAY_SECONDS * message.attempts });
-      }
+        },
+        delaySeconds: RETRY_DELAY_SECONDS * message.attempts,
+      });
     }
   };
 }

@@ -1,6 +1,7 @@
 import { asc, eq, getTableColumns } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env.ts";
+import { groupByParent } from "./child-rows.ts";
 import { type IdSet, idQuery } from "./id-set.ts";
 import type { AnyResource, IncludeDef } from "./resource.ts";
 import { columnKey } from "./sql.ts";
@@ -60,14 +61,7 @@ export function hasMany<R extends Row>(
     },
     group: (result) => {
       const key = columnKey(childFk);
-      const out = new Map<number, Row[]>();
-      for (const child of result as Row[]) {
-        const parent = child[key] as number;
-        const list = out.get(parent);
-        if (list) list.push(child);
-        else out.set(parent, [child]);
-      }
-      return out;
+      return groupByParent(result as Row[], (child) => child[key] as number);
     },
   };
 }
@@ -91,13 +85,10 @@ export function manyThrough<R extends Row>(
     },
     childIds: (db, ids) => selectIds(db, link.child, link.table, ids.in(link.parent)),
     group: (result) => {
-      const out = new Map<number, Row[]>();
-      for (const { __parent, ...child } of result as (Row & { __parent: number })[]) {
-        const list = out.get(__parent);
-        if (list) list.push(child as Row);
-        else out.set(__parent, [child as Row]);
-      }
-      return out;
+      const grouped = groupByParent(result as (Row & { __parent: number })[], (row) => row.__parent);
+      return new Map(
+        [...grouped].map(([parent, rows]) => [parent, rows.map(({ __parent, ...child }) => child as Row)]),
+      );
     },
   };
 }

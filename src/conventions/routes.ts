@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
+import type { Scope } from "../http/route-table.ts";
 import { getResource, listResource } from "./engine.ts";
 import { type ConventionQuery, conventionQuerySchema, writeQuerySchema } from "./query-schema.ts";
 import type { AnyResource, ParentDef } from "./resource.ts";
@@ -40,6 +41,14 @@ const pascal = (label: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join("");
 
+/** How an operation on one item is named and guarded: `getPriceList`, "Get a price list", tag, scope. */
+const itemOperation = (resource: AnyResource, verb: "get" | "create" | "update", scope: Scope) => ({
+  operationId: `${verb}${pascal(resource.label)}`,
+  summary: `${pascal(verb)} a ${resource.label.toLowerCase()}`,
+  tags: [resource.tag],
+  scope: resource.scope ?? scope,
+});
+
 /** `GET <path>`: the list served by the engine from the resource's declaration. */
 function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
   defineRoute(
@@ -71,10 +80,7 @@ function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
     {
       method: "get",
       path: `/api/v1${resource.path}/{id}`,
-      operationId: `get${pascal(resource.label)}`,
-      summary: `Get a ${resource.label.toLowerCase()}`,
-      tags: [resource.tag],
-      scope: resource.scope ?? "read",
+      ...itemOperation(resource, "get", "read"),
       params: resource.idParam ?? pathId,
       query: conventionQuerySchema(resource, "single"),
       responses: {
@@ -149,11 +155,8 @@ export const createRoute =
       {
         method: "post",
         path: `/api/v1${resource.path}`,
-        operationId: `create${pascal(resource.label)}`,
-        summary: `Create a ${resource.label.toLowerCase()}`,
+        ...itemOperation(resource, "create", "write"),
         description: o.description,
-        tags: [resource.tag],
-        scope: resource.scope ?? "write",
         query: writeQuerySchema(resource),
         body: o.body,
         responses: {
@@ -177,11 +180,8 @@ export const updateRoute =
       {
         method: "patch",
         path: `/api/v1${resource.path}/{id}`,
-        operationId: `update${pascal(resource.label)}`,
-        summary: `Update a ${resource.label.toLowerCase()}`,
+        ...itemOperation(resource, "update", "write"),
         description: o.description,
-        tags: [resource.tag],
-        scope: resource.scope ?? "write",
         params: pathId,
         query: writeQuerySchema(resource),
         body: o.body,

@@ -1,31 +1,12 @@
 import type { RenderContext, ResourceDef } from "./resource.ts";
 import { defaultSelection } from "./selection.ts";
 
-const outsideRequest = (): never => {
-  throw new Error("a field rendered outside a request reached for the request context");
-};
-
-/** The context of a render outside any request: a field that reaches for it fails loudly. */
-const OUTSIDE_REQUEST: RenderContext = {
-  get c() {
-    return outsideRequest();
+/** The context of a render outside any request: a field that reads anything of it fails loudly. */
+const OUTSIDE_REQUEST = new Proxy<RenderContext>(Object.create(null), {
+  get: () => {
+    throw new Error("a field rendered outside a request reached for the request context");
   },
-  get db() {
-    return outsideRequest();
-  },
-  get locales() {
-    return outsideRequest();
-  },
-  get markets() {
-    return outsideRequest();
-  },
-  get store() {
-    return outsideRequest();
-  },
-  get today() {
-    return outsideRequest();
-  },
-};
+});
 
 /**
  * Renders a resource's default representation, exactly as a `GET` of it shows it, from its row

@@ -137,26 +137,26 @@ class Scanner extends JsonLexer {
     }
   }
 
-  private enter() {
+  /** Steps into the object or array at `pos`; true when `close` follows at once: it is empty, and left. */
+  private open(close: number): boolean {
     if (this.depth >= this.maxDepth) {
       this.fail(`must not be nested deeper than ${this.maxDepth} levels of objects and arrays`);
     }
     this.depth++;
     this.keyStart[this.depth] = -1;
     this.index[this.depth] = 0;
+    this.pos++;
+    this.ws();
+    if (this.bytes[this.pos] !== close) return false;
+    this.pos++;
+    this.depth--;
+    return true;
   }
 
   private object(top: boolean) {
-    this.enter();
+    if (this.open(0x7d)) return;
     const b = this.bytes;
     const d = this.depth;
-    this.pos++;
-    this.ws();
-    if (b[this.pos] === 0x7d) {
-      this.pos++;
-      this.depth--;
-      return;
-    }
     for (;;) {
       if (b[this.pos] !== QUOTE) this.unexpected();
       const keyStart = this.pos;
@@ -200,17 +200,9 @@ class Scanner extends JsonLexer {
   }
 
   private array(sink: ElementSink | null) {
-    this.enter();
     sink?.reset();
-    const b = this.bytes;
+    if (this.open(0x5d)) return;
     const d = this.depth;
-    this.pos++;
-    this.ws();
-    if (b[this.pos] === 0x5d) {
-      this.pos++;
-      this.depth--;
-      return;
-    }
     for (let i = 0; ; i++) {
       this.index[d] = i;
       const start = this.pos;

@@ -134,6 +134,13 @@ export const intListParam = (description?: string, max?: number) =>
 export const stringListParam = (description?: string, max?: number, maxLength?: number) =>
   listParam(stringItem(maxLength), { description, max, itemType: "string" });
 
+/** A list of values out of `values`; by default as many as there are. */
+export const enumListParam = <T extends string>(
+  values: readonly T[],
+  description: string,
+  max = values.length,
+) => listParam(enumItem(values), { itemType: "string", max, description });
+
 /**
  * A date-time with `Z` or an offset, or a date-only value (start or end of that UTC day).
  * Returns the canonical `YYYY-MM-DDTHH:MM:SSZ` text used in storage, so comparisons are textual.

@@ -1,24 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-export type ProblemCode =
-  | "invalid_parameter"
-  | "unknown_parameter"
-  | "invalid_body"
-  | "unsupported_locale"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "page_not_found"
-  | "method_not_allowed"
-  | "conflict"
-  | "idempotency_key_reused"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "rate_limited"
-  | "image_unavailable"
-  | "service_unavailable"
-  | "internal";
-
 export type ErrorLocation = "query" | "path" | "body" | "header";
 
 export interface ProblemDetailItem {
@@ -27,37 +8,49 @@ export interface ProblemDetailItem {
   message: string;
 }
 
-const REGISTRY: Record<ProblemCode, { status: ContentfulStatusCode; title: string; type: string }> = {
-  invalid_parameter: { status: 400, title: "Invalid request", type: "validation" },
-  unknown_parameter: { status: 400, title: "Invalid request", type: "validation" },
-  invalid_body: { status: 400, title: "Invalid request", type: "validation" },
-  unsupported_locale: { status: 400, title: "Unsupported locale", type: "unsupported-locale" },
-  image_unavailable: { status: 400, title: "Image unavailable", type: "image-unavailable" },
-  unauthorized: { status: 401, title: "Unauthorized", type: "unauthorized" },
-  forbidden: { status: 403, title: "Forbidden", type: "forbidden" },
-  not_found: { status: 404, title: "Not found", type: "not-found" },
-  page_not_found: { status: 404, title: "Page not found", type: "page-not-found" },
-  method_not_allowed: { status: 405, title: "Method not allowed", type: "method-not-allowed" },
-  conflict: { status: 409, title: "Conflict", type: "conflict" },
-  payload_too_large: { status: 413, title: "Payload too large", type: "payload-too-large" },
-  unsupported_media_type: {
-    status: 415,
-    title: "Unsupported media type",
-    type: "unsupported-media-type",
-  },
-  idempotency_key_reused: {
-    status: 422,
-    title: "Idempotency key reused",
-    type: "idempotency-key-reused",
-  },
-  rate_limited: { status: 429, title: "Too many requests", type: "rate-limited" },
-  internal: { status: 500, title: "Internal server error", type: "internal" },
-  service_unavailable: { status: 503, title: "Service unavailable", type: "service-unavailable" },
+/** Every problem code, with its HTTP status. */
+const STATUS = {
+  invalid_parameter: 400,
+  unknown_parameter: 400,
+  invalid_body: 400,
+  unsupported_locale: 400,
+  image_unavailable: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  page_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal: 500,
+  service_unavailable: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ProblemCode = keyof typeof STATUS;
+
+const VALIDATION = { title: "Invalid request", type: "validation" };
+
+/** Where a problem's title is not its code in words, or its type not its code in kebab-case. */
+const NAMED: Partial<Record<ProblemCode, { title?: string; type?: string }>> = {
+  invalid_parameter: VALIDATION,
+  unknown_parameter: VALIDATION,
+  invalid_body: VALIDATION,
+  rate_limited: { title: "Too many requests" },
+  internal: { title: "Internal server error" },
 };
+
+const titleOf = (code: ProblemCode) => {
+  const words = code.replaceAll("_", " ");
+  return NAMED[code]?.title ?? words.charAt(0).toUpperCase() + words.slice(1);
+};
+const typeOf = (code: ProblemCode) => NAMED[code]?.type ?? code.replaceAll("_", "-");
 
 export const PROBLEM_TYPE_BASE = "https://storefront.dev/problems/";
 
-export const problemStatus = (code: ProblemCode) => REGISTRY[code].status;
+export const problemStatus = (code: ProblemCode): ContentfulStatusCode => STATUS[code];
 
 /** The one error type of the service; rendered as RFC 9457 problem JSON by the app's error handler. */
 export class ApiError extends Error {
@@ -73,16 +66,15 @@ export class ApiError extends Error {
     readonly extensions: Record<string, unknown> = {},
   ) {
     super(detail);
-    this.status = REGISTRY[code].status;
+    this.status = STATUS[code];
     this.headers = headers;
   }
 
   toProblem(requestId: string) {
-    const entry = REGISTRY[this.code];
     return {
-      type: PROBLEM_TYPE_BASE + entry.type,
-      title: entry.title,
-      status: entry.status,
+      type: PROBLEM_TYPE_BASE + typeOf(this.code),
+      title: titleOf(this.code),
+      status: this.status,
       detail: this.detail,
       code: this.code,
       request_id: requestId,

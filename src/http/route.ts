@@ -183,12 +183,14 @@ function collect(
   return undefined;
 }
 
-export const pathId = z.object({
-  id: z
+/** A path parameter holding a row's positive integer id. */
+export const positiveIdPathParam = (name: string) =>
+  z
     .string()
     .regex(/^[1-9][0-9]{0,15}$/, "must be a positive integer")
     .transform(Number)
-    .openapi({ type: "integer", param: { name: "id", in: "path" }, example: 1 }),
-});
+    .openapi({ type: "integer", param: { name, in: "path" }, example: 1 });
+
+export const pathId = z.object({ id: positiveIdPathParam("id") });
 
 export { ApiError };

@@ -9,7 +9,7 @@ import {
   variantIdsOfProduct,
 } from "./layout.ts";
 import { type Rng, rngFor } from "./rng.ts";
-import { insertRows, type Row, type SeedStatement } from "./sql.ts";
+import { insertTables, type SeedStatement, tableRows } from "./sql.ts";
 
 interface DemoList {
   internalId: string;
@@ -47,12 +47,14 @@ const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
  */
 export function priceListStatements(scale: number): SeedStatement[] {
   const rng = rngFor("price-lists");
-  const lists: Row[] = [];
-  const discounts: Row[] = [];
-  const discountCategories: Row[] = [];
-  const discountBrands: Row[] = [];
-  const customers: Row[] = [];
-  const prices: Row[] = [];
+  const rows = tableRows(
+    "price_lists",
+    "price_list_discounts",
+    "price_list_discount_categories",
+    "price_list_discount_brands",
+    "price_list_customers",
+    "price_list_variant_prices",
+  );
   const listCount = priceListCount(scale);
   const categories = categoryCount(scale);
   const brands = brandCount(scale);
@@ -62,7 +64,7 @@ export function priceListStatements(scale: number): SeedStatement[] {
     const demo = DEMO_LISTS[i];
     const created = seedTime(2000 + i * 13);
     const minimum = demo ? demo.minimumOrder : rng.chance(0.4) ? rng.pick(MINIMUM_ORDERS) : null;
-    lists.push({
+    rows.price_lists.push({
       id,
       internal_id: demo?.internalId ?? `PL-${String(id).padStart(4, "0")}`,
       is_active: (demo ? demo.isActive : rng.chance(0.8)) ? 1 : 0,
@@ -79,8 +81,8 @@ export function priceListStatements(scale: number): SeedStatement[] {
     ];
     const position = { category: 0, brand: 0 };
     for (const kind of rules) {
-      const discountId = discounts.length + 1;
-      discounts.push({
+      const discountId = rows.price_list_discounts.length + 1;
+      rows.price_list_discounts.push({
         id: discountId,
         price_list_id: id,
         kind,
@@ -94,14 +96,19 @@ export function priceListStatements(scale: number): SeedStatement[] {
       );
       targets.forEach((target, p) => {
         if (kind === "category")
-          discountCategories.push({ discount_id: discountId, category_id: target, position: p });
-        else discountBrands.push({ discount_id: discountId, brand_id: target, position: p });
+          rows.price_list_discount_categories.push({
+            discount_id: discountId,
+            category_id: target,
+            position: p,
+          });
+        else rows.price_list_discount_brands.push({ discount_id: discountId, brand_id: target, position: p });
       });
     }
   }
 
   for (let contact = 1; contact <= contactCount(scale); contact++) {
-    if (rng.chance(0.25)) customers.push({ price_list_id: rng.int(1, listCount), contact_id: contact });
+    if (rng.chance(0.25))
+      rows.price_list_customers.push({ price_list_id: rng.int(1, listCount), contact_id: contact });
   }
 
   // Fixed prices: list l takes every `step`-th variant from its own start, so no pair repeats.
@@ -117,7 +124,7 @@ export function priceListStatements(scale: number): SeedStatement[] {
     const variantId = variants[((starts[list] ?? 0) + n * step) % variants.length] as number;
     const minQuantity = rng.chance(0.2) ? rng.pick([6, 12, 24]) : 1;
     const created = seedTime(3000 + i * 2);
-    prices.push({
+    rows.price_list_variant_prices.push({
       price_list_id: list + 1,
       variant_id: variantId,
       amount: `${rng.int(2, 180)}.${String(rng.int(0, 99)).padStart(2, "0")}`,
@@ -129,12 +136,5 @@ export function priceListStatements(scale: number): SeedStatement[] {
     });
   }
 
-  return [
-    ...insertRows("price_lists", lists),
-    ...insertRows("price_list_discounts", discounts),
-    ...insertRows("price_list_discount_categories", discountCategories),
-    ...insertRows("price_list_discount_brands", discountBrands),
-    ...insertRows("price_list_customers", customers),
-    ...insertRows("price_list_variant_prices", prices),
-  ];
+  return insertTables(rows);
 }

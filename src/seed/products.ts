@@ -1,3 +1,4 @@
+import { PRODUCT_TABLES } from "../db/schema/catalog.ts";
 import { type Locale, MARKETS, SUPPORTED_LOCALES } from "../lib/locales.ts";
 import { SLUG_MAX_LENGTH, slugify } from "../lib/slug.ts";
 import { brandCount } from "./brands.ts";
@@ -14,7 +15,7 @@ import { categoryCount, categoryStatements } from "./categories.ts";
 import { seedTime } from "./clock.ts";
 import { isSimpleProduct, productCount, variantIdsOfProduct } from "./layout.ts";
 import { type Rng, rngFor } from "./rng.ts";
-import { insertRows, type Row, type SeedStatement, type SqlValue } from "./sql.ts";
+import { insertTables, type SeedStatement, type SqlValue, tableRows } from "./sql.ts";
 import { STORE_IDENTITY } from "./store.ts";
 import { supplierCount } from "./suppliers.ts";
 
@@ -255,13 +256,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
   const slugOf = new Map(SUPPORTED_LOCALES.map((locale) => [locale, slugAllocator()]));
   const textOf = localizedTexts();
 
-  const productRows: Row[] = [];
-  const translationRows: Row[] = [];
-  const imageRows: Row[] = [];
-  const categoryRows: Row[] = [];
-  const variantRows: Row[] = [];
-  const variantTranslationRows: Row[] = [];
-  const priceRows: Row[] = [];
+  const rows = tableRows(...PRODUCT_TABLES);
 
   const namesakes = new Map<number, [number, number, number]>();
   let previous: { supplierId: number | null; sku: string; ean: string } | null = null;
@@ -300,7 +295,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
 
     const availability = rng.next();
     const pickupLikely = type.code === "BIK" || type.code === "TNT";
-    productRows.push({
+    rows.products.push({
       id: p,
       internal_id: rng.chance(0.9) ? `PRD-${pad(p, 6)}` : null,
       product_structure: isSimpleProduct(p) ? "simple" : "with-variants",
@@ -344,14 +339,14 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
       chosen.push(rng.int(1, categories));
     }
     chosen.forEach((categoryId, position) => {
-      categoryRows.push({ product_id: p, category_id: categoryId, position });
+      rows.product_categories.push({ product_id: p, category_id: categoryId, position });
     });
 
     // Images: 0–3, ids 4(p-1)+1… like variants, positions 0..n-1.
     const roll = rng.next();
     const images = roll < 0.1 ? 0 : roll < 0.45 ? 1 : roll < 0.8 ? 2 : 3;
     for (let n = 0; n < images; n++) {
-      imageRows.push({
+      rows.product_images.push({
         id: 4 * (p - 1) + n + 1,
         product_id: p,
         url: `https://images.example-shop.test/p/${p}-${n + 1}.jpg`,
@@ -371,7 +366,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
       const allocate = slugOf.get(locale);
       if (!allocate) throw new Error("unreachable");
       const full = content.has(locale);
-      translationRows.push({
+      rows.product_translations.push({
         product_id: p,
         locale,
         name: text.name,
@@ -412,7 +407,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
       }
       const sizeIndex = option.size ? type.sizes.indexOf(option.size) : 0;
       const listEur = baseCents + sizeStep * Math.max(0, sizeIndex);
-      variantRows.push({
+      rows.variants.push({
         id: variantId,
         product_id: p,
         supplier_id: supplierId,
@@ -432,7 +427,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
       });
       for (const locale of locales) {
         const colorName = color.names[locale];
-        variantTranslationRows.push({
+        rows.variant_translations.push({
           variant_id: variantId,
           locale,
           name: option.size ? `${colorName} / ${option.size}` : colorName,
@@ -444,7 +439,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
         const list = marketCents(market.currency, listEur);
         const discount = offers[m];
         const window = flash ? FLASH_WINDOWS[flash] : null;
-        priceRows.push({
+        rows.variant_prices.push({
           variant_id: variantId,
           market: market.key,
           currency: market.currency,
@@ -459,13 +454,5 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
     }
   }
 
-  return [
-    ...insertRows("products", productRows),
-    ...insertRows("product_translations", translationRows),
-    ...insertRows("product_images", imageRows),
-    ...insertRows("product_categories", categoryRows),
-    ...insertRows("variants", variantRows),
-    ...insertRows("variant_translations", variantTranslationRows),
-    ...insertRows("variant_prices", priceRows),
-  ];
+  return insertTables(rows);
 }

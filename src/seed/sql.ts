@@ -38,6 +38,17 @@ export function insertRows(table: string, rows: readonly Row[]): SeedStatement[]
   return statements;
 }
 
+/** Empty row lists for `tables`, named parents first, to fill and hand to `insertTables`. */
+export function tableRows<const T extends string>(...tables: T[]): Record<T, Row[]> {
+  const rows = {} as Record<T, Row[]>;
+  for (const table of tables) rows[table] = [];
+  return rows;
+}
+
+/** The INSERTs of every table's rows, in the order the tables were named (parents first). */
+export const insertTables = (rows: Readonly<Record<string, readonly Row[]>>): SeedStatement[] =>
+  Object.entries(rows).flatMap(([table, list]) => insertRows(table, list));
+
 /** A JSON column value (`null` stays SQL NULL). */
 export const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value));
 

@@ -1,17 +1,9 @@
 import type { SQL } from "drizzle-orm";
+import { PRODUCT_TABLES } from "../../db/schema/index.ts";
 import { deleteJson, insertJson, type JsonRow, updateJson, upsertJson } from "./bulk-sql.ts";
 
 /** Parents before children, so inserts satisfy foreign keys within one batch. */
-const TABLE_ORDER = [
-  "products",
-  "product_translations",
-  "product_images",
-  "product_categories",
-  "variants",
-  "variant_translations",
-  "variant_prices",
-  "price_list_variant_prices",
-];
+const TABLE_ORDER: readonly string[] = [...PRODUCT_TABLES, "price_list_variant_prices"];
 
 interface TableOps {
   deletes: Map<string, { keys: string[]; row: JsonRow }>;

@@ -1,9 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
 import { jobs, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
-import { describeError } from "../../lib/errors.ts";
-import { log } from "../../lib/log.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { settleMessage } from "../settle-message.ts";
 import { buildEvent } from "./payload.ts";
 import { DISABLE_AFTER_MS, retryDelaySeconds } from "./retry-policy.ts";
 import { type AttemptOutcome, type SendOptions, sendSigned } from "./sender.ts";
@@ -23,21 +22,18 @@ const HANDLER_RETRY_SECONDS = 30;
  */
 export async function processWebhookBatch(batch: WebhookBatch, env: WebhookEnv) {
   await Promise.all(
-    batch.messages.map(async (message) => {
-      try {
-        await deliverAttempt(env, message.body);
-        message.ack();
-      } catch (err) {
-        log("error", "webhooks.attempt_failed", {
+    batch.messages.map((message) =>
+      settleMessage(message, () => deliverAttempt(env, message.body), {
+        event: "webhooks.attempt_failed",
+        fields: {
           queue: batch.queue,
           webhook_id: message.body.webhookId,
           message_id: message.body.messageId,
           attempt: message.body.attempt,
-          error: describeError(err),
-        });
-        message.retry({ delaySeconds: HANDLER_RETRY_SECONDS });
-      }
-    }),
+        },
+        delaySeconds: HANDLER_RETRY_SECONDS,
+      }),
+    ),
   );
 }
 

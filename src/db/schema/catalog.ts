@@ -8,12 +8,26 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns.ts";
+import { createdAt, id, owner, pageTexts, reference, updatedAt } from "./columns.ts";
+
+/**
+ * The keys of a translation table whose rows carry a name and a slug: one row per owner and locale,
+ * a slug unique within its locale, names searched within their locale.
+ */
+const namedTranslationKeys = (
+  table: string,
+  ownerId: AnySQLiteColumn,
+  t: { locale: AnySQLiteColumn; slug: AnySQLiteColumn; name: AnySQLiteColumn },
+) => [
+  primaryKey({ columns: [ownerId, t.locale] }),
+  uniqueIndex(`${table}_slug_unique`).on(t.locale, t.slug),
+  index(`${table}_name_idx`).on(t.locale, t.name),
+];
 
 export const brands = sqliteTable(
   "brands",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     internalId: text("internal_id"),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
@@ -34,15 +48,9 @@ export const brands = sqliteTable(
 export const brandTranslations = sqliteTable(
   "brand_translations",
   {
-    brandId: integer("brand_id")
-      .notNull()
-      .references(() => brands.id, { onDelete: "cascade" }),
+    brandId: owner("brand_id", () => brands.id),
     locale: text("locale").notNull(),
-    description: text("description"),
-    bodyHtml: text("body_html"),
-    longName: text("long_name"),
-    metaTitle: text("meta_title"),
-    metaDescription: text("meta_description"),
+    ...pageTexts(),
     /** The size guide file as written through the API: a `name` and whatever else it carried. */
     sizeGuideFile: text("size_guide_file", { mode: "json" }).$type<
       { name: string } & Record<string, unknown>
@@ -54,7 +62,7 @@ export const brandTranslations = sqliteTable(
 export const categories = sqliteTable(
   "categories",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     internalId: text("internal_id"),
     parentId: integer("parent_id").references((): AnySQLiteColumn => categories.id),
     status: text("status", { enum: ["published", "unpublished"] }).notNull(),
@@ -74,29 +82,19 @@ export const categories = sqliteTable(
 export const categoryTranslations = sqliteTable(
   "category_translations",
   {
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id, { onDelete: "cascade" }),
+    categoryId: owner("category_id", () => categories.id),
     locale: text("locale").notNull(),
     name: text("name"),
     slug: text("slug"),
-    description: text("description"),
-    bodyHtml: text("body_html"),
-    longName: text("long_name"),
-    metaTitle: text("meta_title"),
-    metaDescription: text("meta_description"),
+    ...pageTexts(),
   },
-  (t) => [
-    primaryKey({ columns: [t.categoryId, t.locale] }),
-    uniqueIndex("category_translations_slug_unique").on(t.locale, t.slug),
-    index("category_translations_name_idx").on(t.locale, t.name),
-  ],
+  (t) => namedTranslationKeys("category_translations", t.categoryId, t),
 );
 
 export const suppliers = sqliteTable(
   "suppliers",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     name: text("name").notNull(),
     internalId: text("internal_id").notNull(),
     description: text("description"),
@@ -112,7 +110,7 @@ export const suppliers = sqliteTable(
 export const products = sqliteTable(
   "products",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     internalId: text("internal_id"),
     productStructure: text("product_structure", { enum: ["simple", "with-variants"] }).notNull(),
     status: text("status", { enum: ["published", "unpublished"] }).notNull(),
@@ -140,33 +138,21 @@ export const products = sqliteTable(
 export const productTranslations = sqliteTable(
   "product_translations",
   {
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: owner("product_id", () => products.id),
     locale: text("locale").notNull(),
     name: text("name"),
     slugBase: text("slug_base"),
     slug: text("slug"),
-    description: text("description"),
-    bodyHtml: text("body_html"),
-    longName: text("long_name"),
-    metaTitle: text("meta_title"),
-    metaDescription: text("meta_description"),
+    ...pageTexts(),
   },
-  (t) => [
-    primaryKey({ columns: [t.productId, t.locale] }),
-    uniqueIndex("product_translations_slug_unique").on(t.locale, t.slug),
-    index("product_translations_name_idx").on(t.locale, t.name),
-  ],
+  (t) => namedTranslationKeys("product_translations", t.productId, t),
 );
 
 export const productImages = sqliteTable(
   "product_images",
   {
-    id: integer("id").primaryKey(),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    id: id(),
+    productId: owner("product_id", () => products.id),
     url: text("url").notNull(),
     position: integer("position").notNull(),
   },
@@ -176,12 +162,8 @@ export const productImages = sqliteTable(
 export const productCategories = sqliteTable(
   "product_categories",
   {
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id),
+    productId: owner("product_id", () => products.id),
+    categoryId: reference("category_id", () => categories.id),
     /** 0 is the main category (the first of `category_ids`). */
     position: integer("position").notNull(),
   },
@@ -194,10 +176,8 @@ export const productCategories = sqliteTable(
 export const variants = sqliteTable(
   "variants",
   {
-    id: integer("id").primaryKey(),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    id: id(),
+    productId: owner("product_id", () => products.id),
     /** Copy of the parent product's supplier, kept in the same batch, so (sku, supplier) can be a UNIQUE index. */
     supplierId: integer("supplier_id").references(() => suppliers.id),
     internalId: text("internal_id"),
@@ -228,9 +208,7 @@ export const variants = sqliteTable(
 export const variantTranslations = sqliteTable(
   "variant_translations",
   {
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => variants.id, { onDelete: "cascade" }),
+    variantId: owner("variant_id", () => variants.id),
     locale: text("locale").notNull(),
     name: text("name"),
   },
@@ -241,9 +219,7 @@ export const variantTranslations = sqliteTable(
 export const variantPrices = sqliteTable(
   "variant_prices",
   {
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => variants.id, { onDelete: "cascade" }),
+    variantId: owner("variant_id", () => variants.id),
     market: text("market").notNull(),
     currency: text("currency").notNull(),
     listPrice: text("list_price").notNull(),
@@ -254,3 +230,14 @@ export const variantPrices = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.variantId, t.market] })],
 );
+
+/** The tables of a product and its variants, parents before children: the order their rows are inserted in. */
+export const PRODUCT_TABLES = [
+  "products",
+  "product_translations",
+  "product_images",
+  "product_categories",
+  "variants",
+  "variant_translations",
+  "variant_prices",
+] as const;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { integer, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, integer, text } from "drizzle-orm/sqlite-core";
 
 /** UTC timestamp stored as ISO 8601 text with whole seconds and `Z`, so text order is time order. */
 export const timestamp = (name: string) => text(name);
@@ -13,3 +13,22 @@ export const updatedAt = () => timestamp("updated_at").notNull().default(nowIso)
 export const amount = (name: string) => text(name);
 
 export const bool = (name: string) => integer(name, { mode: "boolean" });
+
+/** The integer key of a table's rows. */
+export const id = () => integer("id").primaryKey();
+
+/** A required reference to another table's row. */
+export const reference = (name: string, to: () => AnySQLiteColumn) => integer(name).notNull().references(to);
+
+/** The row this one belongs to (a translation, a line, a rule): required, and deleted with it. */
+export const owner = (name: string, to: () => AnySQLiteColumn) =>
+  integer(name).notNull().references(to, { onDelete: "cascade" });
+
+/** The texts of a catalog page in one locale (brands, categories and products have them). */
+export const pageTexts = () => ({
+  description: text("description"),
+  bodyHtml: text("body_html"),
+  longName: text("long_name"),
+  metaTitle: text("meta_title"),
+  metaDescription: text("meta_description"),
+});

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { brands, categories, products, variants } from "./catalog.ts";
-import { bool, createdAt, timestamp, updatedAt } from "./columns.ts";
+import { bool, createdAt, id, owner, reference, timestamp, updatedAt } from "./columns.ts";
 
 export const contacts = sqliteTable(
   "contacts",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     internalId: text("internal_id"),
     email: text("email").notNull(),
     firstName: text("first_name"),
@@ -43,7 +43,7 @@ type Money = { amount: string; currency: string };
 export const orders = sqliteTable(
   "orders",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     contactId: integer("contact_id").references(() => contacts.id),
     email: text("email").notNull(),
     locale: text("locale").notNull(),
@@ -89,10 +89,8 @@ export const orders = sqliteTable(
 export const orderLineItems = sqliteTable(
   "order_line_items",
   {
-    id: integer("id").primaryKey(),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    id: id(),
+    orderId: owner("order_id", () => orders.id),
     position: integer("position").notNull(),
     productId: integer("product_id"),
     variantId: integer("variant_id"),
@@ -128,7 +126,7 @@ export const orderLineItems = sqliteTable(
 export const reviews = sqliteTable(
   "reviews",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     type: text("type", { enum: ["product", "store"] }).notNull(),
     locale: text("locale").notNull(),
     status: text("status", { enum: ["published", "unpublished"] }).notNull(),
@@ -159,7 +157,7 @@ export const reviews = sqliteTable(
 export const priceLists = sqliteTable(
   "price_lists",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     internalId: text("internal_id").notNull(),
     isActive: bool("is_active").notNull(),
     globalDiscount: text("global_discount").notNull(),
@@ -178,10 +176,8 @@ export const priceLists = sqliteTable(
 export const priceListDiscounts = sqliteTable(
   "price_list_discounts",
   {
-    id: integer("id").primaryKey(),
-    priceListId: integer("price_list_id")
-      .notNull()
-      .references(() => priceLists.id, { onDelete: "cascade" }),
+    id: id(),
+    priceListId: owner("price_list_id", () => priceLists.id),
     kind: text("kind", { enum: ["category", "brand"] }).notNull(),
     position: integer("position").notNull(),
     discount: text("discount").notNull(),
@@ -192,12 +188,8 @@ export const priceListDiscounts = sqliteTable(
 export const priceListDiscountCategories = sqliteTable(
   "price_list_discount_categories",
   {
-    discountId: integer("discount_id")
-      .notNull()
-      .references(() => priceListDiscounts.id, { onDelete: "cascade" }),
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id),
+    discountId: owner("discount_id", () => priceListDiscounts.id),
+    categoryId: reference("category_id", () => categories.id),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.discountId, t.categoryId] })],
@@ -206,12 +198,8 @@ export const priceListDiscountCategories = sqliteTable(
 export const priceListDiscountBrands = sqliteTable(
   "price_list_discount_brands",
   {
-    discountId: integer("discount_id")
-      .notNull()
-      .references(() => priceListDiscounts.id, { onDelete: "cascade" }),
-    brandId: integer("brand_id")
-      .notNull()
-      .references(() => brands.id),
+    discountId: owner("discount_id", () => priceListDiscounts.id),
+    brandId: reference("brand_id", () => brands.id),
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.discountId, t.brandId] })],
@@ -220,12 +208,8 @@ export const priceListDiscountBrands = sqliteTable(
 export const priceListCustomers = sqliteTable(
   "price_list_customers",
   {
-    priceListId: integer("price_list_id")
-      .notNull()
-      .references(() => priceLists.id, { onDelete: "cascade" }),
-    contactId: integer("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    priceListId: owner("price_list_id", () => priceLists.id),
+    contactId: owner("contact_id", () => contacts.id),
   },
   (t) => [primaryKey({ columns: [t.priceListId, t.contactId] })],
 );
@@ -234,12 +218,8 @@ export const priceListCustomers = sqliteTable(
 export const priceListVariantPrices = sqliteTable(
   "price_list_variant_prices",
   {
-    priceListId: integer("price_list_id")
-      .notNull()
-      .references(() => priceLists.id, { onDelete: "cascade" }),
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => variants.id, { onDelete: "cascade" }),
+    priceListId: owner("price_list_id", () => priceLists.id),
+    variantId: owner("variant_id", () => variants.id),
     amount: text("amount").notNull(),
     currency: text("currency").notNull(),
     minQuantity: integer("min_quantity").notNull().default(1),

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, timestamp } from "./columns.ts";
+import { createdAt, id, timestamp } from "./columns.ts";
 
 export const JOB_TYPES = [
   "products_bulk_upsert",
@@ -42,6 +42,12 @@ export const jobs = sqliteTable(
   ],
 );
 
+/** The job a row belongs to, deleted with it. */
+const jobOwner = () =>
+  text("job_id")
+    .notNull()
+    .references(() => jobs.id, { onDelete: "cascade" });
+
 /**
  * Ledger of applied work, written in the same batch as the work: a redelivered message finds its
  * rows and applies nothing twice. `part` is -1 for a whole chunk, or the record index when a chunk
@@ -50,9 +56,7 @@ export const jobs = sqliteTable(
 export const jobChunks = sqliteTable(
   "job_chunks",
   {
-    jobId: text("job_id")
-      .notNull()
-      .references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: jobOwner(),
     chunkIndex: integer("chunk_index").notNull(),
     part: integer("part").notNull().default(-1),
     appliedAt: createdAt(),
@@ -67,9 +71,7 @@ export const jobChunks = sqliteTable(
 export const jobChunkRanges = sqliteTable(
   "job_chunk_ranges",
   {
-    jobId: text("job_id")
-      .notNull()
-      .references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: jobOwner(),
     chunkIndex: integer("chunk_index").notNull(),
     firstRecord: integer("first_record").notNull(),
     recordCount: integer("record_count").notNull(),
@@ -82,10 +84,8 @@ export const jobChunkRanges = sqliteTable(
 export const jobLogs = sqliteTable(
   "job_logs",
   {
-    id: integer("id").primaryKey(),
-    jobId: text("job_id")
-      .notNull()
-      .references(() => jobs.id, { onDelete: "cascade" }),
+    id: id(),
+    jobId: jobOwner(),
     createdAt: createdAt(),
     severity: text("severity", { enum: ["INFO", "WARNING", "ERROR"] }).notNull(),
     code: text("code"),

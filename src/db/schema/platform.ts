@@ -1,10 +1,10 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, timestamp, updatedAt } from "./columns.ts";
+import { createdAt, id, owner, timestamp, updatedAt } from "./columns.ts";
 
 export const apiKeys = sqliteTable(
   "api_keys",
   {
-    id: integer("id").primaryKey(),
+    id: id(),
     name: text("name").notNull(),
     /** First characters of the secret, shown in listings to recognise a key. */
     prefix: text("prefix").notNull(),
@@ -38,7 +38,7 @@ export const idempotencyKeys = sqliteTable(
 );
 
 export const webhooks = sqliteTable("webhooks", {
-  id: integer("id").primaryKey(),
+  id: id(),
   url: text("url").notNull(),
   events: text("events", { mode: "json" }).$type<string[]>().notNull(),
   description: text("description"),
@@ -56,10 +56,8 @@ export const webhooks = sqliteTable("webhooks", {
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
-    id: integer("id").primaryKey(),
-    webhookId: integer("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    id: id(),
+    webhookId: owner("webhook_id", () => webhooks.id),
     /** The `webhook-id` header: the same on every attempt of one event. */
     messageId: text("message_id").notNull(),
     eventType: text("event_type").notNull(),

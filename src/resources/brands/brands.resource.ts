@@ -1,10 +1,10 @@
 import { column } from "../../conventions/column-field.ts";
+import { idsFilter, stringsFilter } from "../../conventions/filters.ts";
+import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn } from "../../conventions/sql.ts";
 import { localizedUrl } from "../../conventions/store-settings.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { brands, brandTranslations } from "../../db/schema/index.ts";
-import { intListParam, stringListParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 import { BrandSchema } from "./brands.schema.ts";
 
@@ -45,24 +45,14 @@ export const brandResource = defineResource<{
         columns: [],
         render: (_tr, locale, row, ctx) => localizedUrl(ctx.store, locale, row.slug),
       },
-      description: translatedColumn(brandTranslations.description),
-      body_html: translatedColumn(brandTranslations.bodyHtml),
-      long_name: translatedColumn(brandTranslations.longName),
-      meta_title: translatedColumn(brandTranslations.metaTitle),
-      meta_description: translatedColumn(brandTranslations.metaDescription),
+      ...pageTextFields(brandTranslations),
       size_guide_file: translatedColumn(brandTranslations.sizeGuideFile),
     },
   },
   filters: {
-    brand_ids: { schema: intListParam("Brand ids (exact)."), where: (v: number[]) => jsonIn(brands.id, v) },
-    internal_ids: {
-      schema: stringListParam("Brand internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(brands.internalId, v),
-    },
-    slug: {
-      schema: stringListParam("Brand slugs (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(brands.slug, v),
-    },
+    brand_ids: idsFilter(brands.id, "Brand ids (exact)."),
+    internal_ids: stringsFilter(brands.internalId, "Brand internal ids (exact)."),
+    slug: stringsFilter(brands.slug, "Brand slugs (exact)."),
   },
   sorts: { id: { column: brands.id }, name: { column: brands.name } },
   defaultSort: "id_asc",

@@ -1,22 +1,17 @@
 import { z } from "@hono/zod-openapi";
+import { imageUrlIn, imageUrlOut } from "../../conventions/image-url.ts";
+import { pageTextsIn, pageTextsOut } from "../../conventions/page-texts.ts";
 import {
   internalIdText,
-  longText,
-  metaText,
   nameText,
   nonNegativeInt,
   slugText,
   translationsSchema,
-  urlText,
 } from "../../conventions/write/body-fields.ts";
 
 const translationOut = z.object({
   url: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-  body_html: z.string().nullable().optional(),
-  long_name: z.string().nullable().optional(),
-  meta_title: z.string().nullable().optional(),
-  meta_description: z.string().nullable().optional(),
+  ...pageTextsOut(),
   size_guide_file: z.object({ name: z.string() }).passthrough().nullable().optional(),
 });
 
@@ -28,10 +23,7 @@ export const BrandSchema = z
     slug: z.string().optional(),
     delivery_time_in_stock: z.number().int().nullable().optional(),
     delivery_time_out_of_stock: z.number().int().nullable().optional(),
-    image_url: z.string().nullable().optional().openapi({
-      description:
-        "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source.",
-    }),
+    image_url: imageUrlOut(),
     translations: z.record(z.string(), translationOut).optional(),
   })
   .openapi("Brand", {
@@ -46,11 +38,7 @@ export const BrandSchema = z
 const sizeGuideFile = z.object({ name: nameText() }).passthrough();
 
 const translationFields = {
-  description: longText().nullable().optional(),
-  body_html: longText().nullable().optional(),
-  long_name: nameText().nullable().optional(),
-  meta_title: metaText().nullable().optional(),
-  meta_description: metaText().nullable().optional(),
+  ...pageTextsIn(),
   size_guide_file: sizeGuideFile.nullable().optional(),
 };
 
@@ -59,10 +47,7 @@ const common = {
   slug: slugText().optional().openapi({ description: "Generated from the name when omitted; unique." }),
   delivery_time_in_stock: nonNegativeInt().nullable().optional(),
   delivery_time_out_of_stock: nonNegativeInt().nullable().optional(),
-  image_url: urlText().nullable().optional().openapi({
-    description:
-      "Downloaded (5 s timeout, at most 5 MiB, png/jpeg/webp/gif/avif) into the service's storage; the response shows the stored copy at `<public origin>/images/<sha256>.<ext>`. Sending that URL back (our own `/images/` URL of a stored image) keeps or reuses the stored copy without a download; any other URL, including one on our `/images/` path whose image is not stored, is downloaded.",
-  }),
+  image_url: imageUrlIn(),
 };
 
 export const BrandCreateSchema = z

@@ -1,10 +1,11 @@
 import { eq, isNotNull, isNull } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
+import { enumFilter, idsFilter, stringsFilter, translatedSlugFilter } from "../../conventions/filters.ts";
+import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { hasRelated, jsonIn, slugInAnyLocale } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
-import { boolParam, enumParam, intListParam, intParam, stringListParam } from "../../http/params.ts";
+import { boolParam, intParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 import { CATEGORY_STATUSES, CategorySchema } from "./categories.schema.ts";
 
@@ -42,22 +43,12 @@ export const categoryResource = defineResource<{
       name: translatedColumn(categoryTranslations.name, "default"),
       url: translatedUrl(categoryTranslations.slug),
       slug: translatedColumn(categoryTranslations.slug),
-      description: translatedColumn(categoryTranslations.description),
-      body_html: translatedColumn(categoryTranslations.bodyHtml),
-      long_name: translatedColumn(categoryTranslations.longName),
-      meta_title: translatedColumn(categoryTranslations.metaTitle),
-      meta_description: translatedColumn(categoryTranslations.metaDescription),
+      ...pageTextFields(categoryTranslations),
     },
   },
   filters: {
-    category_ids: {
-      schema: intListParam("Category ids (exact)."),
-      where: (v: number[]) => jsonIn(categories.id, v),
-    },
-    internal_ids: {
-      schema: stringListParam("Category internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(categories.internalId, v),
-    },
+    category_ids: idsFilter(categories.id, "Category ids (exact)."),
+    internal_ids: stringsFilter(categories.internalId, "Category internal ids (exact)."),
     is_root_folder: {
       schema: boolParam("true: only top-level categories (no parent); false: only subcategories."),
       where: (v: boolean) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
@@ -66,20 +57,16 @@ export const categoryResource = defineResource<{
       schema: intParam({ min: 1, description: "Direct children of this category." }),
       where: (v: number) => eq(categories.parentId, v),
     },
-    slug: {
-      schema: stringListParam("Category slugs in any locale (exact).", 200, 100),
-      where: (v: string[]) =>
-        hasRelated(
-          categories.id,
-          categoryTranslations.categoryId,
-          categoryTranslations,
-          slugInAnyLocale(categoryTranslations.locale, categoryTranslations.slug, v),
-        ),
-    },
-    status: {
-      schema: enumParam(CATEGORY_STATUSES, "Publication status."),
-      where: (v: string) => eq(categories.status, v as (typeof CATEGORY_STATUSES)[number]),
-    },
+    slug: translatedSlugFilter(
+      categories.id,
+      {
+        fk: categoryTranslations.categoryId,
+        locale: categoryTranslations.locale,
+        slug: categoryTranslations.slug,
+      },
+      "Category slugs in any locale (exact).",
+    ),
+    status: enumFilter(categories.status, CATEGORY_STATUSES, "Publication status."),
   },
   sorts: { id: { column: categories.id }, name: { translated: categoryTranslations.name } },
   defaultSort: "id_asc",

@@ -1,13 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import { imageUrlIn, imageUrlOut } from "../../conventions/image-url.ts";
+import { pageTextsIn, pageTextsOut } from "../../conventions/page-texts.ts";
 import {
   internalIdText,
-  longText,
-  metaText,
   nameText,
   positiveId,
   slugText,
   translationsSchema,
-  urlText,
 } from "../../conventions/write/body-fields.ts";
 
 export const CATEGORY_STATUSES = ["published", "unpublished"] as const;
@@ -16,11 +15,7 @@ const translationOut = z.object({
   name: z.string().nullable().optional(),
   url: z.string().nullable().optional(),
   slug: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-  body_html: z.string().nullable().optional(),
-  long_name: z.string().nullable().optional(),
-  meta_title: z.string().nullable().optional(),
-  meta_description: z.string().nullable().optional(),
+  ...pageTextsOut(),
 });
 
 const merchantCategoriesOut = z.record(z.string(), z.object({ id: z.string() }));
@@ -31,10 +26,7 @@ export const CategorySchema = z
     internal_id: z.string().nullable().optional(),
     parent_id: z.number().int().nullable().optional(),
     status: z.enum(CATEGORY_STATUSES).optional(),
-    image_url: z.string().nullable().optional().openapi({
-      description:
-        "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source.",
-    }),
+    image_url: imageUrlOut(),
     merchant_categories: merchantCategoriesOut.optional(),
     translations: z.record(z.string(), translationOut).optional(),
   })
@@ -51,21 +43,14 @@ const translationFields = {
   slug: slugText().optional().openapi({
     description: "Generated from the name when omitted; unique per locale; never changes on rename.",
   }),
-  description: longText().nullable().optional(),
-  body_html: longText().nullable().optional(),
-  long_name: nameText().nullable().optional(),
-  meta_title: metaText().nullable().optional(),
-  meta_description: metaText().nullable().optional(),
+  ...pageTextsIn(),
 };
 
 const merchantCategoryValue = z.object({ id: z.string().min(1).max(255) }).strict();
 
 const common = {
   internal_id: internalIdText().nullable().optional(),
-  image_url: urlText().nullable().optional().openapi({
-    description:
-      "Downloaded (5 s timeout, at most 5 MiB, png/jpeg/webp/gif/avif) into the service's storage; the response shows the stored copy at `<public origin>/images/<sha256>.<ext>`. Sending that URL back (our own `/images/` URL of a stored image) keeps or reuses the stored copy without a download; any other URL, including one on our `/images/` path whose image is not stored, is downloaded.",
-  }),
+  image_url: imageUrlIn(),
   parent_id: positiveId().nullable().optional().openapi({ description: "null: top level." }),
 };
 

@@ -1,19 +1,9 @@
 import { eq, gte, ne, type SQL } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumsFilter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
 import { contacts } from "../../db/schema/index.ts";
-import {
-  boolParam,
-  enumItem,
-  enumParam,
-  intListParam,
-  intParam,
-  listParam,
-  stringListParam,
-  stringParam,
-} from "../../http/params.ts";
+import { boolParam, enumParam, intParam, stringParam } from "../../http/params.ts";
 import { ContactSchema, MKT_STATES } from "./contacts.schema.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
@@ -75,20 +65,17 @@ export const contactResource = defineResource<{ row: ContactRow; item: typeof Co
       ),
       where: (v: (typeof CONTACT_VIEWS)[number]) => VIEWS[v](),
     },
-    contact_ids: { schema: intListParam("Contact ids."), where: (v: number[]) => jsonIn(contacts.id, v) },
+    contact_ids: idsFilter(contacts.id, "Contact ids."),
     ...dateRangeFilters("created_at", contacts.createdAt, "Created"),
     customer_type: {
       schema: stringParam({ description: "Customer type (exact, case-sensitive)." }),
       where: (v: string) => eq(contacts.customerType, v),
     },
-    emails: {
-      schema: stringListParam("E-mail addresses (exact, case-insensitive).", 200, 255),
-      where: (v: string[]) => jsonInNoCase(contacts.email, v),
-    },
-    internal_ids: {
-      schema: stringListParam("Contact internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(contacts.internalId, v),
-    },
+    emails: stringsFilter(contacts.email, "E-mail addresses (exact, case-insensitive).", {
+      maxLength: 255,
+      caseInsensitive: true,
+    }),
+    internal_ids: stringsFilter(contacts.internalId, "Contact internal ids (exact)."),
     is_active: { schema: boolParam("Active contacts."), where: (v: boolean) => eq(contacts.isActive, v) },
     is_agreed_payment_enabled: {
       schema: boolParam("Contacts allowed to pay on agreed terms."),
@@ -100,14 +87,11 @@ export const contactResource = defineResource<{ row: ContactRow; item: typeof Co
       where: (v: boolean) => eq(contacts.isCustomer, v),
     },
     ...dateRangeFilters("last_login_at", contacts.lastLoginAt, "Last logged in"),
-    mkt_state: {
-      schema: listParam(enumItem(MKT_STATES), {
-        itemType: "string",
-        max: MKT_STATES.length,
-        description: "Marketing states (`not_subscribed`, `subscribed`, `unsubscribed`).",
-      }),
-      where: (v: (typeof MKT_STATES)[number][]) => jsonIn(contacts.mktState, v),
-    },
+    mkt_state: enumsFilter(
+      contacts.mktState,
+      MKT_STATES,
+      "Marketing states (`not_subscribed`, `subscribed`, `unsubscribed`).",
+    ),
     orders_count_min: {
       schema: intParam({
         min: 1,

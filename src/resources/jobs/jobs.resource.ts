@@ -1,11 +1,11 @@
 import { isNull, or } from "drizzle-orm";
 import { LOG_CODES } from "../../async/bulk-jobs/types.ts";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumsFilter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { JOB_STATUSES, JOB_TYPES, jobLogs, jobs } from "../../db/schema/index.ts";
-import { enumItem, listParam } from "../../http/params.ts";
+import { enumListParam } from "../../http/params.ts";
 import { JobLogSchema, JobSchema, jobIdParam } from "./jobs.schema.ts";
 
 type JobRow = typeof jobs.$inferSelect;
@@ -47,21 +47,14 @@ export const jobResource = defineResource<{ row: JobRow; item: typeof JobSchema 
   },
   filters: {
     status: {
-      schema: listParam(enumItem(STATUS_FILTER_VALUES), {
-        itemType: "string",
-        max: 10,
-        description: "Job statuses.",
-      }),
+      schema: enumListParam(STATUS_FILTER_VALUES, "Job statuses.", 10),
       where: (v: string[]) =>
         jsonIn(
           jobs.status,
           v.map((s) => (s === "completed_with_errors" ? "done_with_errors" : s)),
         ),
     },
-    type: {
-      schema: listParam(enumItem(JOB_TYPES), { itemType: "string", max: 10, description: "Job types." }),
-      where: (v: string[]) => jsonIn(jobs.type, v),
-    },
+    type: enumsFilter(jobs.type, JOB_TYPES, "Job types.", 10),
     ...dateRangeFilters("created_at", jobs.createdAt, "Created"),
   },
   sorts: { created_at: { column: jobs.createdAt } },
@@ -101,11 +94,11 @@ export const jobLogResource = defineResource<{ row: LogRow; item: typeof JobLogS
   },
   filters: {
     code: {
-      schema: listParam(enumItem(CODE_FILTER_VALUES), {
-        itemType: "string",
-        max: 10,
-        description: "Log codes; `null` selects informational entries without a code.",
-      }),
+      schema: enumListParam(
+        CODE_FILTER_VALUES,
+        "Log codes; `null` selects informational entries without a code.",
+        10,
+      ),
       where: (v: string[]) => {
         const codes = v.filter((c) => c !== "null");
         const wantsNull = v.includes("null");
@@ -115,14 +108,7 @@ export const jobLogResource = defineResource<{ row: LogRow; item: typeof JobLogS
           : jsonIn(jobLogs.code, codes);
       },
     },
-    severity: {
-      schema: listParam(enumItem(["ERROR", "INFO", "WARNING"] as const), {
-        itemType: "string",
-        max: 3,
-        description: "Severities.",
-      }),
-      where: (v: string[]) => jsonIn(jobLogs.severity, v),
-    },
+    severity: enumsFilter(jobLogs.severity, ["ERROR", "INFO", "WARNING"], "Severities."),
     ...dateRangeFilters("created_at", jobLogs.createdAt, "Written"),
   },
   sorts: { id: { column: jobLogs.id } },

@@ -1,11 +1,11 @@
-import { asc, eq, isNotNull, isNull } from "drizzle-orm";
+import { isNotNull, isNull } from "drizzle-orm";
+import { childRowsLoader } from "../../conventions/child-rows.ts";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumFilter, idsFilter } from "../../conventions/filters.ts";
 import { belongsTo } from "../../conventions/includes.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { jsonIn } from "../../conventions/sql.ts";
 import { orderLineItems, orders } from "../../db/schema/index.ts";
-import { boolParam, enumParam, intListParam } from "../../http/params.ts";
+import { boolParam } from "../../http/params.ts";
 import { type Money, storedMoney, toScale } from "../../lib/money.ts";
 import { contactResource } from "../contacts/contacts.resource.ts";
 import {
@@ -114,26 +114,12 @@ export const orderResource = defineResource<{
     },
   },
   loaders: {
-    lineItems: {
-      query: (db, ids) =>
-        db
-          .select()
-          .from(orderLineItems)
-          .where(ids.in(orderLineItems.orderId))
-          .orderBy(asc(orderLineItems.orderId), asc(orderLineItems.position), asc(orderLineItems.id)),
-      collect: (result) => {
-        const out = new Map<number, LineItemRow[]>();
-        for (const item of result as LineItemRow[]) {
-          let list = out.get(item.orderId);
-          if (!list) {
-            list = [];
-            out.set(item.orderId, list);
-          }
-          list.push(item);
-        }
-        return out;
-      },
-    },
+    lineItems: childRowsLoader(
+      orderLineItems,
+      orderLineItems.orderId,
+      [orderLineItems.orderId, orderLineItems.position, orderLineItems.id],
+      (item) => item,
+    ),
   },
   includes: {
     customer: {
@@ -149,27 +135,19 @@ export const orderResource = defineResource<{
     ...dateRangeFilters("created_at", orders.createdAt, "Created"),
     ...dateRangeFilters("fulfilled_at", orders.fulfilledAt, "Fulfilled"),
     ...dateRangeFilters("paid_at", orders.paidAt, "Paid"),
-    delivery_method: {
-      schema: enumParam(DELIVERY_METHODS, "Delivery method."),
-      where: (v: (typeof DELIVERY_METHODS)[number]) => eq(orders.deliveryMethod, v),
-    },
-    fulfillment_status: {
-      schema: enumParam(FULFILLMENT_STATUSES, "Fulfillment status."),
-      where: (v: (typeof FULFILLMENT_STATUSES)[number]) => eq(orders.fulfillmentStatus, v),
-    },
-    payment_status: {
-      schema: enumParam(PAYMENT_STATUSES, "Payment status."),
-      where: (v: (typeof PAYMENT_STATUSES)[number]) => eq(orders.paymentStatus, v),
-    },
-    warehouse_release_status: {
-      schema: enumParam(WAREHOUSE_RELEASE_STATUSES, "Warehouse release status."),
-      where: (v: (typeof WAREHOUSE_RELEASE_STATUSES)[number]) => eq(orders.warehouseReleaseStatus, v),
-    },
+    delivery_method: enumFilter(orders.deliveryMethod, DELIVERY_METHODS, "Delivery method."),
+    fulfillment_status: enumFilter(orders.fulfillmentStatus, FULFILLMENT_STATUSES, "Fulfillment status."),
+    payment_status: enumFilter(orders.paymentStatus, PAYMENT_STATUSES, "Payment status."),
+    warehouse_release_status: enumFilter(
+      orders.warehouseReleaseStatus,
+      WAREHOUSE_RELEASE_STATUSES,
+      "Warehouse release status.",
+    ),
     is_canceled: {
       schema: boolParam("`true`: canceled orders (`canceled_at` set); `false`: the others."),
       where: (v: boolean) => (v ? isNotNull(orders.canceledAt) : isNull(orders.canceledAt)),
     },
-    order_ids: { schema: intListParam("Order ids."), where: (v: number[]) => jsonIn(orders.id, v) },
+    order_ids: idsFilter(orders.id, "Order ids."),
   },
   sorts: { created_at: { column: orders.createdAt }, id: { column: orders.id } },
   defaultSort: "created_at_desc",

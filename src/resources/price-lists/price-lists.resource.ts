@@ -2,8 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
+import { idsFilter, stringsFilter } from "../../conventions/filters.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
-import { jsonIn } from "../../conventions/sql.ts";
 import {
   brands,
   categories,
@@ -14,7 +14,7 @@ import {
   priceLists,
   priceListVariantPrices,
 } from "../../db/schema/index.ts";
-import { boolParam, intListParam, stringListParam } from "../../http/params.ts";
+import { boolParam } from "../../http/params.ts";
 import { money, toScale } from "../../lib/money.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
@@ -169,18 +169,12 @@ export const priceListResource = defineResource<{ row: PriceListRow; item: typeo
     ),
   },
   filters: {
-    internal_ids: {
-      schema: stringListParam("Price-list internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(priceLists.internalId, v),
-    },
+    internal_ids: stringsFilter(priceLists.internalId, "Price-list internal ids (exact)."),
     is_active: {
       schema: boolParam("true: only active price lists; false: only inactive ones."),
       where: (v: boolean) => eq(priceLists.isActive, v),
     },
-    price_list_ids: {
-      schema: intListParam("Price-list ids (exact)."),
-      where: (v: number[]) => jsonIn(priceLists.id, v),
-    },
+    price_list_ids: idsFilter(priceLists.id, "Price-list ids (exact)."),
   },
   sorts: { id: { column: priceLists.id } },
   defaultSort: "id_asc",

@@ -30,9 +30,18 @@ const justInsertedId = sql`(SELECT MAX(id) FROM price_lists)`;
 type CategoryDiscounts = PriceListCreate["category_discounts"];
 type BrandDiscounts = PriceListCreate["brand_discounts"];
 
+/** Per kind of discount: its link table, and the body key of its targets. */
 const KINDS = {
-  category: { link: priceListDiscountCategories, linkDiscountId: priceListDiscountCategories.discountId },
-  brand: { link: priceListDiscountBrands, linkDiscountId: priceListDiscountBrands.discountId },
+  category: {
+    link: priceListDiscountCategories,
+    linkDiscountId: priceListDiscountCategories.discountId,
+    targets: "categories",
+  },
+  brand: {
+    link: priceListDiscountBrands,
+    linkDiscountId: priceListDiscountBrands.discountId,
+    targets: "brands",
+  },
 } as const;
 
 /**
@@ -84,6 +93,22 @@ function clearDiscounts(db: Db, priceListId: number, kind: keyof typeof KINDS): 
 const categoryEntries = (d: CategoryDiscounts) => d.map((e) => ({ discount: e.discount, ids: e.categories }));
 const brandEntries = (d: BrandDiscounts) => d.map((e) => ({ discount: e.discount, ids: e.brands }));
 
+/** One problem per id of a discount's targets that is not among `known`, at its body path. */
+function unknownTargets(kind: keyof typeof KINDS, entries: { ids: number[] }[], known: Set<number>) {
+  const problems: ProblemDetailItem[] = [];
+  entries.forEach((d, i) => {
+    d.ids.forEach((id, j) => {
+      if (!known.has(id))
+        problems.push({
+          location: "body",
+          path: `${kind}_discounts.${i}.${KINDS[kind].targets}.${j}`,
+          message: `${kind} ${id} does not exist`,
+        });
+    });
+  });
+  return problems;
+}
+
 /**
  * One round trip: which referenced categories and brands exist (and, for an update, the price list).
  * Unknown references are 400 `invalid_body`, one entry per bad reference with its path; they come
@@ -108,27 +133,10 @@ async function checkReferences(
   ]);
   const knownCategories = new Set(foundCategories.map((r) => r.id));
   const knownBrands = new Set(foundBrands.map((r) => r.id));
-  const errors: ProblemDetailItem[] = [];
-  (body.category_discounts ?? []).forEach((d, i) => {
-    d.categories.forEach((id, j) => {
-      if (!knownCategories.has(id))
-        errors.push({
-          location: "body",
-          path: `category_discounts.${i}.categories.${j}`,
-          message: `category ${id} does not exist`,
-        });
-    });
-  });
-  (body.brand_discounts ?? []).forEach((d, i) => {
-    d.brands.forEach((id, j) => {
-      if (!knownBrands.has(id))
-        errors.push({
-          location: "body",
-          path: `brand_discounts.${i}.brands.${j}`,
-          message: `brand ${id} does not exist`,
-        });
-    });
-  });
+  const errors = [
+    ...unknownTargets("category", categoryEntries(body.category_discounts ?? []), knownCategories),
+    ...unknownTargets("brand", brandEntries(body.brand_discounts ?? []), knownBrands),
+  ];
   if (errors.length > 0) {
     throw new ApiError("invalid_body", errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
   }

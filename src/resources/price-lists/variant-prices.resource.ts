@@ -1,8 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
+import { idsFilter, stringsFilter, viaRelated } from "../../conventions/filters.ts";
 import { defineResource, type FieldDef } from "../../conventions/resource.ts";
-import { jsonIn, jsonInNoCase } from "../../conventions/sql.ts";
+import { jsonIn } from "../../conventions/sql.ts";
 import {
   priceLists,
   priceListVariantPrices,
@@ -12,7 +13,7 @@ import {
   variants,
   variantTranslations,
 } from "../../db/schema/index.ts";
-import { intListParam, intParam, stringListParam } from "../../http/params.ts";
+import { intParam, stringListParam } from "../../http/params.ts";
 import { pathId } from "../../http/route.ts";
 import { storedMoney } from "../../lib/money.ts";
 import { PriceListVariantPriceSchema } from "./price-lists.schema.ts";
@@ -140,22 +141,19 @@ export const variantPriceResource = defineResource<{
     },
   },
   filters: {
-    ean: {
-      schema: stringListParam("Variant EANs (exact).", 200, 64),
-      where: (v: string[]) => variantWhere(jsonIn(variants.ean, v)),
-    },
-    product_ids: {
-      schema: intListParam("Product ids.", 200),
-      where: (v: number[]) => variantWhere(jsonIn(variants.productId, v)),
-    },
-    product_internal_ids: {
-      schema: stringListParam("Product internal ids (exact).", 200, 100),
-      where: (v: string[]) => variantWhere(jsonIn(products.internalId, v)),
-    },
-    sku: {
-      schema: stringListParam("Variant SKUs (exact, case-insensitive).", 200, 64),
-      where: (v: string[]) => variantWhere(jsonInNoCase(variants.sku, v)),
-    },
+    ean: viaRelated(variantWhere, stringsFilter(variants.ean, "Variant EANs (exact).", { maxLength: 64 })),
+    product_ids: viaRelated(variantWhere, idsFilter(variants.productId, "Product ids.", 200)),
+    product_internal_ids: viaRelated(
+      variantWhere,
+      stringsFilter(products.internalId, "Product internal ids (exact)."),
+    ),
+    sku: viaRelated(
+      variantWhere,
+      stringsFilter(variants.sku, "Variant SKUs (exact, case-insensitive).", {
+        maxLength: 64,
+        caseInsensitive: true,
+      }),
+    ),
     supplier_id: {
       schema: intParam({ min: 1, description: "Variants whose product has this supplier." }),
       where: (v: number) => variantWhere(eq(products.supplierId, v)),
@@ -169,14 +167,11 @@ export const variantPriceResource = defineResource<{
           sql`${products.supplierId} IN (SELECT ${suppliers.id} FROM ${suppliers} WHERE ${jsonIn(suppliers.internalId, v)})`,
         ),
     },
-    variant_ids: {
-      schema: intListParam("Variant ids.", 200),
-      where: (v: number[]) => jsonIn(priceListVariantPrices.variantId, v),
-    },
-    variant_internal_ids: {
-      schema: stringListParam("Variant internal ids (exact).", 200, 100),
-      where: (v: string[]) => variantWhere(jsonIn(variants.internalId, v)),
-    },
+    variant_ids: idsFilter(priceListVariantPrices.variantId, "Variant ids.", 200),
+    variant_internal_ids: viaRelated(
+      variantWhere,
+      stringsFilter(variants.internalId, "Variant internal ids (exact)."),
+    ),
   },
   sorts: { variant_id: { column: priceListVariantPrices.variantId } },
   defaultSort: "variant_id_asc",

@@ -1,9 +1,18 @@
-import { asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { count, type SQL, sql } from "drizzle-orm";
+import { childRowsLoader } from "../../conventions/child-rows.ts";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters } from "../../conventions/filters.ts";
+import {
+  dateRangeFilters,
+  enumFilter,
+  idsFilter,
+  stringsFilter,
+  translatedSlugFilter,
+  viaRelated,
+} from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
+import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "../../conventions/sql.ts";
+import { hasRelated } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import {
   productCategories,
@@ -12,7 +21,7 @@ import {
   productTranslations,
   variants,
 } from "../../db/schema/index.ts";
-import { enumParam, intListParam, stringListParam } from "../../http/params.ts";
+import { intListParam } from "../../http/params.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
 import { supplierResource } from "../suppliers/suppliers.resource.ts";
@@ -89,32 +98,16 @@ export const productResource = defineResource<{
       slug: translatedColumn(productTranslations.slug, "default"),
       slug_base: translatedColumn(productTranslations.slugBase, "default"),
       url: translatedUrl(productTranslations.slug),
-      description: translatedColumn(productTranslations.description),
-      body_html: translatedColumn(productTranslations.bodyHtml),
-      long_name: translatedColumn(productTranslations.longName),
-      meta_title: translatedColumn(productTranslations.metaTitle),
-      meta_description: translatedColumn(productTranslations.metaDescription),
+      ...pageTextFields(productTranslations),
     },
   },
   loaders: {
-    images: {
-      query: (db, ids) =>
-        db
-          .select()
-          .from(productImages)
-          .where(ids.in(productImages.productId))
-          .orderBy(asc(productImages.productId), asc(productImages.position)),
-      collect: (result) => {
-        const out = new Map<number, ProductImage[]>();
-        for (const img of result as (typeof productImages.$inferSelect)[]) {
-          out.set(img.productId, [
-            ...(out.get(img.productId) ?? []),
-            { id: img.id, fullsize: img.url, position: img.position },
-          ]);
-        }
-        return out;
-      },
-    },
+    images: childRowsLoader(
+      productImages,
+      productImages.productId,
+      [productImages.productId, productImages.position],
+      (img): ProductImage => ({ id: img.id, fullsize: img.url, position: img.position }),
+    ),
     variantsCount: {
       query: (db, ids) =>
         db
@@ -125,21 +118,12 @@ export const productResource = defineResource<{
       collect: (result) =>
         new Map((result as { productId: number; n: number }[]).map((r) => [r.productId, r.n])),
     },
-    categoryIds: {
-      query: (db, ids) =>
-        db
-          .select()
-          .from(productCategories)
-          .where(ids.in(productCategories.productId))
-          .orderBy(asc(productCategories.productId), asc(productCategories.position)),
-      collect: (result) => {
-        const out = new Map<number, number[]>();
-        for (const link of result as (typeof productCategories.$inferSelect)[]) {
-          out.set(link.productId, [...(out.get(link.productId) ?? []), link.categoryId]);
-        }
-        return out;
-      },
-    },
+    categoryIds: childRowsLoader(
+      productCategories,
+      productCategories.productId,
+      [productCategories.productId, productCategories.position],
+      (link) => link.categoryId,
+    ),
   },
   includes: {
     supplier: belongsTo<ProductRow>(() => supplierResource, {
@@ -165,7 +149,7 @@ export const productResource = defineResource<{
     ]),
   },
   filters: {
-    brand_ids: { schema: intListParam("Brand ids."), where: (v: number[]) => jsonIn(products.brandId, v) },
+    brand_ids: idsFilter(products.brandId, "Brand ids."),
     category_ids: {
       schema: intListParam("Category ids; products in descendant categories match too.", 50),
       where: (v: number[]) => inCategoryTrees(v),
@@ -176,41 +160,32 @@ export const productResource = defineResource<{
       products.updatedAt,
       "Last updated (for incremental synchronization; not a complete change history)",
     ),
-    ean: {
-      schema: stringListParam("Variant EANs (exact).", 200, 64),
-      where: (v: string[]) => withVariant(jsonIn(variants.ean, v)),
-    },
-    internal_ids: {
-      schema: stringListParam("Product internal ids (exact).", 200, 100),
-      where: (v: string[]) => jsonIn(products.internalId, v),
-    },
-    product_ids: { schema: intListParam("Product ids."), where: (v: number[]) => jsonIn(products.id, v) },
-    product_structure: {
-      schema: enumParam(PRODUCT_STRUCTURES, "Product structure (hyphen form)."),
-      where: (v: string) => eq(products.productStructure, v as (typeof PRODUCT_STRUCTURES)[number]),
-    },
-    sku: {
-      schema: stringListParam("Variant SKUs (exact, case-insensitive).", 200, 64),
-      where: (v: string[]) => withVariant(jsonInNoCase(variants.sku, v)),
-    },
-    slug: {
-      schema: stringListParam("Product slugs in any locale (exact).", 200, 100),
-      where: (v: string[]) =>
-        hasRelated(
-          products.id,
-          productTranslations.productId,
-          productTranslations,
-          slugInAnyLocale(productTranslations.locale, productTranslations.slug, v),
-        ),
-    },
-    status: {
-      schema: enumParam(PRODUCT_STATUSES, "Publication status."),
-      where: (v: string) => eq(products.status, v as (typeof PRODUCT_STATUSES)[number]),
-    },
-    supplier_ids: {
-      schema: intListParam("Products whose supplier is one of these.", 50),
-      where: (v: number[]) => jsonIn(products.supplierId, v),
-    },
+    ean: viaRelated(withVariant, stringsFilter(variants.ean, "Variant EANs (exact).", { maxLength: 64 })),
+    internal_ids: stringsFilter(products.internalId, "Product internal ids (exact)."),
+    product_ids: idsFilter(products.id, "Product ids."),
+    product_structure: enumFilter(
+      products.productStructure,
+      PRODUCT_STRUCTURES,
+      "Product structure (hyphen form).",
+    ),
+    sku: viaRelated(
+      withVariant,
+      stringsFilter(variants.sku, "Variant SKUs (exact, case-insensitive).", {
+        maxLength: 64,
+        caseInsensitive: true,
+      }),
+    ),
+    slug: translatedSlugFilter(
+      products.id,
+      {
+        fk: productTranslations.productId,
+        locale: productTranslations.locale,
+        slug: productTranslations.slug,
+      },
+      "Product slugs in any locale (exact).",
+    ),
+    status: enumFilter(products.status, PRODUCT_STATUSES, "Publication status."),
+    supplier_ids: idsFilter(products.supplierId, "Products whose supplier is one of these.", 50),
   },
   sorts: {
     id: { column: products.id },

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pageTextsOut } from "../../conventions/page-texts.ts";
 import { BrandSchema } from "../brands/brands.schema.ts";
 import { CategorySchema } from "../categories/categories.schema.ts";
 import { SupplierSchema } from "../suppliers/suppliers.schema.ts";
@@ -12,11 +13,7 @@ const translationOut = z.object({
   slug: z.string().nullable().optional(),
   slug_base: z.string().nullable().optional(),
   url: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-  body_html: z.string().nullable().optional(),
-  long_name: z.string().nullable().optional(),
-  meta_title: z.string().nullable().optional(),
-  meta_description: z.string().nullable().optional(),
+  ...pageTextsOut(),
 });
 
 export const ProductSchema = z

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumFilter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { assertLocalesEnabled } from "../../conventions/store-settings.ts";
 import { reviews } from "../../db/schema/index.ts";
-import { enumParam, intParam, listParam, parsePlainInt } from "../../http/params.ts";
+import { intParam, listParam, parsePlainInt } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
@@ -86,14 +86,8 @@ export const reviewResource = defineResource<{ row: ReviewRow; item: typeof Revi
       where: (v: number) => eq(reviews.productId, v),
     },
     rating: { schema: ratingFilter, where: (v: number[]) => jsonIn(reviews.rating, v) },
-    status: {
-      schema: enumParam(REVIEW_STATUSES, "Publication status."),
-      where: (v: (typeof REVIEW_STATUSES)[number]) => eq(reviews.status, v),
-    },
-    type: {
-      schema: enumParam(REVIEW_TYPES, "`product` or `store` reviews (absent: both)."),
-      where: (v: (typeof REVIEW_TYPES)[number]) => eq(reviews.type, v),
-    },
+    status: enumFilter(reviews.status, REVIEW_STATUSES, "Publication status."),
+    type: enumFilter(reviews.type, REVIEW_TYPES, "`product` or `store` reviews (absent: both)."),
   },
   sorts: {
     created_at: { column: reviews.createdAt },

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { defineResource } from "../../conventions/resource.ts";
+import { defineResource, type RenderContext } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
@@ -46,9 +46,20 @@ export function marketPrice(row: PriceRow, today: string): MarketPrice {
 
 type PricesByVariant = Map<number, Map<string, PriceRow>>;
 
-/** `prices` keyed by the markets of the requested locales; `null` where the variant has no price. */
-function pricesOf(row: VariantRow, related: Record<string, Map<number, unknown>>) {
-  return (related.prices as PricesByVariant | undefined)?.get(row.id) ?? new Map<string, PriceRow>();
+/** One entry per market of the requested locales: `show` of its price, or null where the variant has none. */
+function byRequestedMarket<T>(
+  row: VariantRow,
+  related: Record<string, Map<number, unknown>>,
+  ctx: RenderContext,
+  show: (price: MarketPrice) => T,
+) {
+  const byMarket = (related.prices as PricesByVariant | undefined)?.get(row.id);
+  return Object.fromEntries(
+    ctx.markets.map((m) => {
+      const price = byMarket?.get(m);
+      return [m, price ? show(marketPrice(price, ctx.today)) : null];
+    }),
+  );
 }
 
 export const variantResource = defineResource<{
@@ -93,15 +104,8 @@ export const variantResource = defineResource<{
       kind: "default",
       into: "prices",
       needs: ["prices"],
-      render: (r, related, ctx) => {
-        const byMarket = pricesOf(r, related);
-        return Object.fromEntries(
-          ctx.markets.map((m) => {
-            const price = byMarket.get(m);
-            return [m, price ? { selling_price: marketPrice(price, ctx.today).selling_price } : null];
-          }),
-        );
-      },
+      render: (r, related, ctx) =>
+        byRequestedMarket(r, related, ctx, (price) => ({ selling_price: price.selling_price })),
     },
     min_quantity: column(variants.minQuantity),
     quantity_factor: column(variants.quantityFactor),
@@ -110,15 +114,7 @@ export const variantResource = defineResource<{
     cost_price: { render: (r) => money(r.costPriceAmount, r.costPriceCurrency) },
     prices: {
       needs: ["prices"],
-      render: (r, related, ctx) => {
-        const byMarket = pricesOf(r, related);
-        return Object.fromEntries(
-          ctx.markets.map((m) => {
-            const price = byMarket.get(m);
-            return [m, price ? marketPrice(price, ctx.today) : null];
-          }),
-        );
-      },
+      render: (r, related, ctx) => byRequestedMarket(r, related, ctx, (price) => price),
     },
   },
   translations: {

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MoneySchema } from "../../conventions/money-schema.ts";
+import { positiveIdPathParam } from "../../http/route.ts";
 
 export const MarketPriceSchema = z
   .object({
@@ -49,10 +50,4 @@ export const VariantSchema = z
   });
 
 /** The product in `/products/{product_id}/variants`. */
-export const productIdParam = z.object({
-  product_id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, "must be a positive integer")
-    .transform(Number)
-    .openapi({ type: "integer", param: { name: "product_id", in: "path" }, example: 1 }),
-});
+export const productIdParam = z.object({ product_id: positiveIdPathParam("product_id") });

@@ -1,0 +1,16 @@
+import { z } from "@hono/zod-openapi";
+import { urlText } from "./write/body-fields.ts";
+
+/** `image_url` (brands, categories) as rendered: the stored copy, on the public origin. */
+export const imageUrlOut = () =>
+  z.string().nullable().optional().openapi({
+    description:
+      "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source.",
+  });
+
+/** `image_url` as written: a URL the service downloads into its storage. */
+export const imageUrlIn = () =>
+  urlText().nullable().optional().openapi({
+    description:
+      "Downloaded (5 s timeout, at most 5 MiB, png/jpeg/webp/gif/avif) into the service's storage; the response shows the stored copy at `<public origin>/images/<sha256>.<ext>`. Sending that URL back (our own `/images/` URL of a stored image) keeps or reuses the stored copy without a download; any other URL, including one on our `/images/` path whose image is not stored, is downloaded.",
+  });
