@@ -1,5 +1,5 @@
-import { sweepStalledJobs } from "./async/bulk-jobs/liveness.ts";
-import { runJobRetention } from "./async/bulk-jobs/retention.ts";
+import { sweepStalledJobs } from "./async/bulk/liveness.ts";
+import { runJobRetention } from "./async/bulk/retention.ts";
 import { purgeOldWebhookDeliveries } from "./async/deliveries/retention.ts";
 import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
 import type { Bindings } from "./env.ts";

@@ -1,5 +1,5 @@
 import { app } from "./app.ts";
-import { onJobFinalized } from "./async/bulk-jobs/finalize.ts";
+import { onJobFinalized } from "./async/bulk/finalize.ts";
 import { enqueueJobWebhooks } from "./async/deliveries/enqueue.ts";
 import { deliverEvents } from "./async/deliveries/events.ts";
 import { runCron } from "./cron.ts";

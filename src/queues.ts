@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { processDeadLetter, processJobMessage } from "./async/bulk-jobs/consumer.ts";
-import type { JobMessage } from "./async/bulk-jobs/types.ts";
+import { processDeadLetter, processJobMessage } from "./async/bulk/consumer.ts";
+import type { JobMessage } from "./async/bulk/types.ts";
 import { processWebhookBatch } from "./async/deliveries/consumer.ts";
 import { processWebhookDeadLetters } from "./async/deliveries/dead-letter.ts";
 import type { WebhookMessage } from "./async/deliveries/types.ts";

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { mountBulkOperations } from "../async/bulk-jobs/bulk.routes.ts";
-import type { BulkOperations } from "../async/bulk-jobs/operation.ts";
+import { mountBulkOperations } from "../async/bulk/bulk.routes.ts";
+import type { BulkOperations } from "../async/bulk/operation.ts";
 import type { AppEnv } from "../env.ts";
 import { variantPricesBulk } from "./price-lists/variant-prices.bulk.ts";
 import { productsBulk } from "./products/products.bulk.ts";

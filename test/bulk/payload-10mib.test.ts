@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { utf8Length } from "../../src/async/bulk-jobs/bulk-sql.ts";
-import { CHUNK_MAX_RECORDS, type ChunkRange } from "../../src/async/bulk-jobs/chunking.ts";
-import { bookkeeping, WHOLE_CHUNK } from "../../src/async/bulk-jobs/ledger.ts";
-import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import { utf8Length } from "../../src/async/bulk/bulk-sql.ts";
+import { CHUNK_MAX_RECORDS, type ChunkRange } from "../../src/async/bulk/chunking.ts";
+import { bookkeeping, WHOLE_CHUNK } from "../../src/async/bulk/ledger.ts";
+import type { JobRow } from "../../src/async/bulk/types.ts";
 import { createDb } from "../../src/db/client.ts";
 import { productsUpsert } from "../../src/resources/products/products.bulk-processor.ts";
 import { api } from "../support/api.ts";

@@ -1,4 +1,4 @@
-import type { JobType } from "../../src/async/bulk-jobs/types.ts";
+import type { JobType } from "../../src/async/bulk/types.ts";
 
 /**
  * Representative chunks of the four bulk operations, covering every branch that issues a different

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import type { JobRow } from "../../src/async/bulk/types.ts";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { type CatalogFacts, type FactVariant, planCases } from "./statement-plan-cases.ts";

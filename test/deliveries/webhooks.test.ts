@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
-import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import type { JobRow } from "../../src/async/bulk/types.ts";
 import { deliverAttempt } from "../../src/async/deliveries/consumer.ts";
 import { DEAD_LETTER_ERROR } from "../../src/async/deliveries/dead-letter.ts";
 import { enqueueJobWebhooks, newMessageId } from "../../src/async/deliveries/enqueue.ts";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHUNK_MAX_RECORDS, payloadKey } from "../../src/async/bulk-jobs/chunking.ts";
+import { CHUNK_MAX_RECORDS, payloadKey } from "../../src/async/bulk/chunking.ts";
 import { JSON_MAX_DEPTH } from "../../src/http/json-scan.ts";
 import { MAX_LISTED_PROBLEMS } from "../../src/http/problem.ts";
 import { api } from "../support/api.ts";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
-import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import { onJobFinalized } from "../../src/async/bulk/finalize.ts";
+import type { JobRow } from "../../src/async/bulk/types.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { jobLogs, quietEnv, stageJob } from "../support/jobs.ts";

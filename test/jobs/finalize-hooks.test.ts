@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { processJobMessage } from "../../src/async/bulk-jobs/consumer.ts";
-import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
-import type { JobRow } from "../../src/async/bulk-jobs/types.ts";
+import { processJobMessage } from "../../src/async/bulk/consumer.ts";
+import { onJobFinalized } from "../../src/async/bulk/finalize.ts";
+import type { JobRow } from "../../src/async/bulk/types.ts";
 import { messageIdFor } from "../../src/async/deliveries/enqueue.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { createProduct } from "../support/factories/catalog.ts";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../../src/async/bulk-jobs/liveness.ts";
+import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../../src/async/bulk/liveness.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "../support/jobs.ts";

@@ -1,16 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { REPLAY_RECORDS_PER_INVOCATION } from "../../src/async/bulk-jobs/apply-chunk.ts";
-import { payloadKey } from "../../src/async/bulk-jobs/chunking.ts";
-import { processDeadLetter } from "../../src/async/bulk-jobs/consumer.ts";
-import { finalizeJob } from "../../src/async/bulk-jobs/finalize.ts";
-import {
-  isJobClosed,
-  isLedgerConflict,
-  ledgerInsert,
-  WHOLE_CHUNK,
-} from "../../src/async/bulk-jobs/ledger.ts";
-import type { JobMessage, JobType } from "../../src/async/bulk-jobs/types.ts";
+import { REPLAY_RECORDS_PER_INVOCATION } from "../../src/async/bulk/apply-chunk.ts";
+import { payloadKey } from "../../src/async/bulk/chunking.ts";
+import { processDeadLetter } from "../../src/async/bulk/consumer.ts";
+import { finalizeJob } from "../../src/async/bulk/finalize.ts";
+import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../../src/async/bulk/ledger.ts";
+import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
 import { createDb } from "../../src/db/client.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { api } from "../support/api.ts";

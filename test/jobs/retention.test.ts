@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { payloadKey } from "../../src/async/bulk-jobs/chunking.ts";
-import { onJobFinalized } from "../../src/async/bulk-jobs/finalize.ts";
-import { runJobRetention } from "../../src/async/bulk-jobs/retention.ts";
+import { payloadKey } from "../../src/async/bulk/chunking.ts";
+import { onJobFinalized } from "../../src/async/bulk/finalize.ts";
+import { runJobRetention } from "../../src/async/bulk/retention.ts";
 import { runScheduled } from "../support/queues.ts";
 
 const DAY = 86_400_000;

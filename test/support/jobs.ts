@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
-import { jobInserts } from "../../src/async/bulk-jobs/accept.ts";
+import { jobInserts } from "../../src/async/bulk/accept.ts";
 import {
   CHUNK_MAX_RECORDS,
   ChunkPlanner,
   type ChunkRange,
   parseChunk,
   payloadKey,
-} from "../../src/async/bulk-jobs/chunking.ts";
-import type { JobMessage, JobType } from "../../src/async/bulk-jobs/types.ts";
+} from "../../src/async/bulk/chunking.ts";
+import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { scanJson } from "../../src/http/json-scan.ts";
 import { api } from "./api.ts";

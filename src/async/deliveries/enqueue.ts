@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rawAll } from "../../db/raw.ts";
 import { describeError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
-import type { JobRow } from "../bulk-jobs/types.ts";
+import type { JobRow } from "../bulk/types.ts";
 import { eventFiredBy } from "./events.ts";
 import type { WebhookEnv, WebhookMessage } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import type { JobRow } from "../bulk-jobs/types.ts";
+import type { JobRow } from "../bulk/types.ts";
 import type { DeliveredEvent } from "./types.ts";
 
 let declared: readonly DeliveredEvent[] = [];

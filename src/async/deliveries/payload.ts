@@ -1,5 +1,5 @@
 import { isoSeconds } from "../../lib/time.ts";
-import type { JobRow } from "../bulk-jobs/types.ts";
+import type { JobRow } from "../bulk/types.ts";
 import { declaredEvent } from "./events.ts";
 
 /** The delivery body and its `webhook-timestamp`: the same instant, whole seconds. */

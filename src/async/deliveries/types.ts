@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env.ts";
-import type { JobRow } from "../bulk-jobs/types.ts";
+import type { JobRow } from "../bulk/types.ts";
 
 /** The statuses a job ends in; each fires at most one event. */
 type FinalJobStatus = Exclude<JobRow["status"], "pending" | "running">;

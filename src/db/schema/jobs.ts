@@ -30,7 +30,7 @@ export const jobs = sqliteTable(
     createdAt: createdAt(),
     startedAt: timestamp("started_at"),
     finishedAt: timestamp("finished_at"),
-    /** Last sign of life: start, each committed chunk or record, each re-drive (src/async/bulk-jobs/liveness.ts). */
+    /** Last sign of life: start, each committed chunk or record, each re-drive (src/async/bulk/liveness.ts). */
     heartbeatAt: timestamp("heartbeat_at"),
     /** Re-drives since the job last made progress. */
     redrives: integer("redrives").notNull().default(0),

@@ -1,5 +1,5 @@
 import { isNull, or } from "drizzle-orm";
-import { LOG_CODES } from "../../async/bulk-jobs/types.ts";
+import { LOG_CODES } from "../../async/bulk/types.ts";
 import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters, enumsFilter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";

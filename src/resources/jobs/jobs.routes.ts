@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { closeJob } from "../../async/bulk-jobs/finalize.ts";
+import { closeJob } from "../../async/bulk/finalize.ts";
 import { getResource } from "../../conventions/engine.ts";
 import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
 import type { MountRoute } from "../../conventions/routes.ts";

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk-jobs/match-variants.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
-import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
-import { amountString, nonEmpty, positiveInt, validateMatchable } from "../../async/bulk-jobs/validate.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { RowOps } from "../../async/bulk/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { amountString, nonEmpty, positiveInt, validateMatchable } from "../../async/bulk/validate.ts";
 import { SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
+import type { BulkOperation } from "../../async/bulk/operation.ts";
 import { batch } from "../../db/client.ts";
 import { priceLists } from "../../db/schema/index.ts";
 import { notFound } from "../../http/problem.ts";

@@ -1,4 +1,4 @@
-import type { RecordProblems } from "../../async/bulk-jobs/record-errors.ts";
+import type { RecordProblems } from "../../async/bulk/record-errors.ts";
 import { slugCandidates } from "../../lib/slug.ts";
 import type { ExistingVariant } from "./products.bulk-lookups.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";

@@ -1,8 +1,8 @@
-import { updateJson } from "../../async/bulk-jobs/bulk-sql.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
-import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
-import { validateMatchable } from "../../async/bulk-jobs/validate.ts";
+import { updateJson } from "../../async/bulk/bulk-sql.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { RowOps } from "../../async/bulk/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { validateMatchable } from "../../async/bulk/validate.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { bulkTranslations, nonEmpty, nonNegativeInt, positiveInt } from "../../async/bulk-jobs/validate.ts";
-import { variantWriteShape } from "../../async/bulk-jobs/variant-fields.ts";
+import { bulkTranslations, nonEmpty, nonNegativeInt, positiveInt } from "../../async/bulk/validate.ts";
+import { variantWriteShape } from "../../async/bulk/variant-fields.ts";
 
 export const PRODUCT_MATCH_BY = ["id", "internal_id"] as const;
 

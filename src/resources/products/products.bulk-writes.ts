@@ -1,5 +1,5 @@
-import type { RecordProblems } from "../../async/bulk-jobs/record-errors.ts";
-import type { RowOps } from "../../async/bulk-jobs/row-ops.ts";
+import type { RecordProblems } from "../../async/bulk/record-errors.ts";
+import type { RowOps } from "../../async/bulk/row-ops.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { Allocator, PlanContext } from "./products.bulk-context.ts";

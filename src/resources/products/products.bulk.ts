@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
+import type { BulkOperation } from "../../async/bulk/operation.ts";
 import { productsUpsert } from "./products.bulk-processor.ts";
 import { PRODUCT_MATCH_BY, ProductUpsertRecord } from "./products.bulk-record.ts";
 

@@ -1,4 +1,4 @@
-import type { BulkOperation } from "../../async/bulk-jobs/operation.ts";
+import type { BulkOperation } from "../../async/bulk/operation.ts";
 import { identifiersLink, LinkIdentifiersItem } from "./link-identifiers.bulk-processor.ts";
 
 /** One operation under two routes: the products and the variants resources both offer it. */

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk-jobs/match-variants.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk-jobs/record-errors.ts";
-import { RowOps } from "../../async/bulk-jobs/row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk-jobs/types.ts";
-import { validateMatchable } from "../../async/bulk-jobs/validate.ts";
-import { planVariantWrite, variantWriteShape } from "../../async/bulk-jobs/variant-fields.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
+import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { RowOps } from "../../async/bulk/row-ops.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { validateMatchable } from "../../async/bulk/validate.ts";
+import { planVariantWrite, variantWriteShape } from "../../async/bulk/variant-fields.ts";
 import { isoSeconds } from "../../lib/time.ts";
 
 export const VariantUpdateRecord = z

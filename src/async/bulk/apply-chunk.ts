@@ -11,7 +11,7 @@ import type { ChunkRecord, JobRow, Processor, ProcessorContext, RecordOutcome } 
  * Applying one chunk of a job: its effects, ledger row, log entries and counters in one batch, a
  * replay one record per batch when that batch fails, and the chunk's records failed as a whole
  * (dead letters, lost payloads, a record too large to parse). The message flow around it is
- * src/async/bulk-jobs/consumer.ts.
+ * src/async/bulk/consumer.ts.
  */
 
 /**

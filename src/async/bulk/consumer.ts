@@ -37,7 +37,7 @@ interface OpenedChunk {
  * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
  * and the summary counters commit in one batch. A redelivered message finds the ledger row and
  * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
- * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk-jobs/liveness.ts).
+ * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk/liveness.ts).
  * The job's records go to the processor of its operation in `operations`.
  */
 export async function processJobMessage(
