@@ -57,7 +57,9 @@ const acceptedBody = (op: BulkOperation) =>
 
 /** The documented body: the record shape the job validates each record with. */
 const documentedBody = (op: BulkOperation) =>
-  z.object({ [op.itemsKey]: z.array(op.record).min(1), ...(op.options ? { options: op.options } : {}) });
+  z
+    .object({ [op.itemsKey]: z.array(op.record).min(1), ...(op.options ? { options: op.options } : {}) })
+    .openapi({ example: op.bodyExample });
 
 /** The ChunkPlanner the body decoder left at the records key (the body schema already checked it). */
 function recordsOf(body: Record<string, unknown>, key: string): ChunkPlanner {
