@@ -2,7 +2,7 @@ import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { listOf } from "../http/openapi-shared.ts";
+import { LOCATION_HEADER, listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
 import type { Scope } from "../http/route-table.ts";
 import { getResource, listResource } from "./engine.ts";
@@ -188,7 +188,11 @@ export const createRoute =
         query: writeQuerySchema(resource),
         body: o.body,
         responses: {
-          201: { description: "Created", content: { "application/json": { schema: resource.item } } },
+          201: {
+            description: "Created",
+            headers: LOCATION_HEADER,
+            content: { "application/json": { schema: resource.item } },
+          },
         },
       },
       async (c, { query, body }) =>

@@ -131,16 +131,18 @@ export const ERROR_RESPONSES = Object.fromEntries(
 ) as Record<ErrorStatus, { $ref: string }>;
 
 /**
- * The headers a successful answer carries, as references: request id, timing and D1 bookmark on
- * every one; a GET's `ETag`; a POST's `Idempotency-Replayed` and, when it creates, `Location`.
+ * The headers every successful answer carries, as references: request id, timing and D1 bookmark;
+ * a GET's `ETag`; a POST's `Idempotency-Replayed`. An answer that creates adds `LOCATION_HEADER`.
  */
 export function successHeaders(method: string, status: number) {
   const names: HeaderName[] = ["X-Request-Id", "Server-Timing", "x-d1-bookmark"];
   if (method === "get" && status === 200) names.push("ETag");
   if (method === "post") names.push("Idempotency-Replayed");
-  if (method === "post" && (status === 201 || status === 202)) names.push("Location");
   return Object.fromEntries(names.map((h) => [h, ref("headers", h)]));
 }
+
+/** The `headers` of an answer that creates something: where it is. */
+export const LOCATION_HEADER = { Location: ref("headers", "Location") };
 
 /** Shared components: the Problem schema, common headers and one response per error status. */
 export function registerOpenApiComponents(registry: OpenAPIHono["openAPIRegistry"]) {

@@ -1,6 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env.ts";
+import { LOCATION_HEADER } from "../../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { acceptBulkJob } from "./accept.ts";
 import { ChunkPlanner } from "./chunking.ts";
@@ -15,6 +16,7 @@ const Accepted = z
 const accepted = {
   202: {
     description: "Accepted and queued; read the outcome from the job and its logs.",
+    headers: LOCATION_HEADER,
     content: { "application/json": { schema: Accepted } },
   },
 };
