@@ -10,7 +10,7 @@ import { describeError } from "../../lib/errors.ts";
 export const dryRunOption = {
   dry_run: z.boolean().optional().openapi({
     description:
-      "Validate and match every record as a real run would, write the same log entries and summary, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Each chunk is judged against the catalog as it stands, so a record that depends on a row an earlier record of the same payload would create (say a new product matched again by `internal_id`) is judged as if that row did not exist. Default false.",
+      "Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. A record that depends on what an earlier chunk of the payload would have written (say a new product matched again by `internal_id` further on) is judged as if that write had not happened. Default false.",
   }),
 };
 
