@@ -9,7 +9,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { displayPrefix, sha256Hex } from "../src/seed/keys.ts";
+import { sha256Hex } from "../src/lib/sha256.ts";
+import { displayPrefix } from "../src/seed/keys.ts";
 import { sqlLiteral } from "../src/seed/sql.ts";
 import { applyLocalMigrations } from "./lib/local-db.ts";
 import { d1Query, useEnvironment, WranglerError } from "./lib/wrangler.ts";
@@ -34,7 +35,7 @@ A revoked key stops working within 30 seconds (API instances cache keys that lon
 
 class UsageError extends Error {}
 
-/** A new secret in the format of `generateKeySecret()` (src/http/api-keys.ts): `sfk_` + 32 random bytes, base64url. */
+/** A new secret: `sfk_` + 32 random bytes, base64url. */
 const generateSecret = () => `sfk_${randomBytes(32).toString("base64url")}`;
 
 function parseScopes(raw: string | undefined): string[] {

@@ -17,7 +17,7 @@ import { registerResources } from "./resources/index.ts";
  * The HTTP app. Middleware order follows the documented order of checks: route match (404/405) →
  * 401/403 → 429 → 415 → 413 → 400 (per route) → 404 / 409 / 422 (handlers).
  */
-export function createApp() {
+function createApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false });
   app.use("*", requestContext);
   app.use("*", routeGuard);

@@ -27,7 +27,7 @@ export interface AuthenticatedKey {
   scopes: readonly Scope[];
 }
 
-export interface Variables {
+interface Variables {
   requestId: string;
   /** Database handle bound to this request's D1 session. */
   db: Db;
@@ -43,5 +43,3 @@ export interface AppEnv {
   Bindings: Bindings;
   Variables: Variables;
 }
-
-export const isDevelopment = (env: Pick<Bindings, "ENVIRONMENT">) => env.ENVIRONMENT === "development";

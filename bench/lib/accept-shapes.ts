@@ -14,10 +14,10 @@ import { log } from "./log.ts";
  */
 
 /** Just under the bulk body limit (10 MiB = 10,485,760 bytes). */
-export const SHAPE_BYTES = 10 * 1024 * 1024 - 64;
+const SHAPE_BYTES = 10 * 1024 * 1024 - 64;
 export const ACCEPT_TARGET_MS = 1000;
 
-export interface AcceptShapeResult {
+interface AcceptShapeResult {
   shape: string;
   title: string;
   route: string;
@@ -53,13 +53,13 @@ export interface AcceptStage {
   shapes: AcceptShapeResult[];
 }
 
-export interface Route {
+interface Route {
   path: string;
   key: "variants" | "products";
   options: string;
 }
 
-export const ROUTES: Route[] = [
+const ROUTES: Route[] = [
   { path: "/api/v1/variants/bulk", key: "variants", options: '{"match_by":"id"}' },
   { path: "/api/v1/products/bulk", key: "products", options: '{"match_by":"internal_id"}' },
 ];
@@ -102,7 +102,7 @@ function realistic(route: Route, bytes: number, variantIds: number[]) {
 /** The shapes of the --quick smoke run (a few seconds): one 400 early, one 400 at the end, one 202. */
 const QUICK_SHAPES = ["deep", "tiny_records", "lone_surrogate"];
 
-export const SHAPES: Shape[] = [
+const SHAPES: Shape[] = [
   {
     key: "deep",
     title: "deep nesting inside one record",

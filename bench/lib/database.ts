@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { runWrangler } from "../../scripts/lib/wrangler.ts";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
-import { buildSeed, displayPrefix, sha256Hex } from "../../src/seed/index.ts";
+import { sha256Hex } from "../../src/lib/sha256.ts";
+import { buildSeed, displayPrefix } from "../../src/seed/index.ts";
 
 /** Where wrangler keeps a local D1 database under `--persist-to`. */
 const D1_DIR = ["v3", "d1", "miniflare-D1DatabaseObject"];
@@ -17,7 +18,7 @@ export function createState(persistTo: string): { sqliteFile: string; migrateMs:
   return { sqliteFile: findSqliteFile(persistTo), migrateMs: Math.round(performance.now() - started) };
 }
 
-export function findSqliteFile(persistTo: string): string {
+function findSqliteFile(persistTo: string): string {
   const dir = join(persistTo, ...D1_DIR);
   const files = existsSync(dir)
     ? readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
@@ -107,7 +108,7 @@ export function snapshot(sqliteFile: string, target: string) {
 }
 
 /** A byte copy of a closed, checkpointed database file. */
-export function copyDatabase(source: string, target: string) {
+function copyDatabase(source: string, target: string) {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(target + suffix, { force: true });
   copyFileSync(source, target);
 }

@@ -2,7 +2,7 @@ import type { SQLInputValue } from "node:sqlite";
 import type { RoundTrip } from "./d1-shim.ts";
 import { openDb, statementCache } from "./database.ts";
 
-export interface StatementCost {
+interface StatementCost {
   sql: string;
   ms: number;
   rows: number;

@@ -19,7 +19,7 @@ import { BENCH_DIR } from "./paths.ts";
 /** The Workers isolate memory limit. */
 export const ISOLATE_LIMIT_BYTES = 128 * 1024 * 1024;
 
-export interface MemoryJob {
+interface MemoryJob {
   key: string;
   status: string;
   wallMs: number;
@@ -53,7 +53,7 @@ interface ChildJob {
 }
 
 /** Least-squares slope of `ys` over their indices. */
-export function slope(ys: number[]): number {
+function slope(ys: number[]): number {
   const n = ys.length;
   if (n < 2) return 0;
   const meanX = (n - 1) / 2;

@@ -83,7 +83,7 @@ export async function startWranglerDev(options: {
  * Waits until a `wrangler dev` started by a script answers an authenticated request, failing early
  * when the process exits. Shared by the benchmark and the soak run.
  */
-export async function waitUntilServing(
+async function waitUntilServing(
   child: ChildProcess,
   origin: string,
   secret: string,

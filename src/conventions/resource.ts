@@ -53,7 +53,7 @@ export interface TranslatedFieldDef<Row, TrRow, Value = unknown> {
 }
 
 /** A resource's translation table (one row per owner and locale) and its translated fields. */
-export interface TranslationsDef<Row, TrRow, Fields = Record<string, TranslatedFieldDef<Row, TrRow>>> {
+interface TranslationsDef<Row, TrRow, Fields = Record<string, TranslatedFieldDef<Row, TrRow>>> {
   table: SQLiteTable;
   fk: SQLiteColumn;
   localeColumn: SQLiteColumn;
@@ -63,7 +63,7 @@ export interface TranslationsDef<Row, TrRow, Fields = Record<string, TranslatedF
 /** Nested objects of a loader, rendered by the engine: nested name → (nested row id → rendered object). */
 export type NestedRendered = Record<string, Map<number, Record<string, unknown>>>;
 
-export interface NestedDef {
+interface NestedDef {
   /** The resource whose default representation (with the request's locales) the objects take. */
   resource: () => AnyResource;
   /** That resource's base rows found in the loader's query result. */
@@ -106,7 +106,7 @@ export interface FilterDef {
   required?: boolean;
 }
 
-export type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };
+type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };
 
 type IdValue = z.ZodType<string | number, string>;
 

@@ -14,10 +14,6 @@ export interface StoreSettings {
 const TTL_MS = 30_000;
 let cached: { settings: StoreSettings; expires: number } | undefined;
 
-export const clearStoreSettingsCache = () => {
-  cached = undefined;
-};
-
 const DEFAULTS: StoreSettings = {
   primaryLocale: "es-ES",
   enabledLocales: [...SUPPORTED_LOCALES],

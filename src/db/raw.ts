@@ -7,7 +7,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
  */
 const dialect = new SQLiteSyncDialect();
 
-export const toStatement = (d1: D1Database, query: SQL): D1PreparedStatement => {
+const toStatement = (d1: D1Database, query: SQL): D1PreparedStatement => {
   const { sql, params } = dialect.sqlToQuery(query);
   return d1.prepare(sql).bind(...params);
 };

@@ -1,6 +1,6 @@
 /**
  * One entry per operation tag, in the order the reference shows them. An operation whose tag is
- * missing here still appears, but test/openapi.test.ts and the OpenAPI linter flag it.
+ * missing here still appears, but test/http/openapi.test.ts and the OpenAPI linter flag it.
  */
 export const TAGS: Record<string, string> = {
   Store: "The shop's global configuration and public identity: locales, markets, domains, return policy.",

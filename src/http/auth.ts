@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, AuthenticatedKey } from "../env.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 import { isoSeconds } from "../lib/time.ts";
-import { sha256Hex } from "./api-keys.ts";
 import { ApiError } from "./problem.ts";
 import type { Scope } from "./route-table.ts";
 

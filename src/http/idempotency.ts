@@ -8,8 +8,8 @@ import { log } from "../lib/log.ts";
 import { isoSeconds } from "../lib/time.ts";
 import { ApiError, type ProblemDetailItem } from "./problem.ts";
 
-export const IDEMPOTENCY_HEADER = "idempotency-key";
-export const IDEMPOTENCY_KEY_MAX = 255;
+const IDEMPOTENCY_HEADER = "idempotency-key";
+const IDEMPOTENCY_KEY_MAX = 255;
 /** How long a stored answer replays, counted from when it was stored. */
 const TTL_MS = 24 * 60 * 60 * 1000;
 /**

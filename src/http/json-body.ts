@@ -4,7 +4,7 @@ import { type ElementSink, type JsonProblem, scanJson } from "./json-scan.ts";
  * A top-level value of a bulk body other than its records (`options`, unknown keys) is parsed only
  * up to this size; the records array itself is never parsed here (see `RecordsOf`).
  */
-export const MEMBER_MAX_BYTES = 64 * 1024;
+const MEMBER_MAX_BYTES = 64 * 1024;
 
 /** The top-level array of a bulk body whose elements go to a sink by byte range, unparsed. */
 export interface RecordsOf {

@@ -18,9 +18,9 @@ export interface JsonProblem {
   message: string;
 }
 
-export type JsonKind = "object" | "array" | "string" | "number" | "literal";
+type JsonKind = "object" | "array" | "string" | "number" | "literal";
 
-export interface TopLevelMember {
+interface TopLevelMember {
   key: string;
   start: number;
   end: number;

@@ -24,7 +24,7 @@ const PROBLEM_CODES = {
 
 const codeList = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
 
-export const ProblemSchema = z
+const ProblemSchema = z
   .object({
     type: z.url().openapi({ description: "URI identifying the problem type." }),
     title: z.string().openapi({ description: "Short summary of the problem type." }),
@@ -170,7 +170,7 @@ export function registerOpenApiComponents(registry: OpenAPIHono["openAPIRegistry
   }
 }
 
-export const PaginationSchema = z
+const PaginationSchema = z
   .object({
     current_page: z.number().int(),
     per_page: z.number().int(),

@@ -71,7 +71,7 @@ const METADATA_HOSTS = new Set([
 ]);
 
 /** Classifies a WHATWG-normalized `URL.hostname`. */
-export function classifyHost(hostname: string): AddressClass {
+function classifyHost(hostname: string): AddressClass {
   if (hostname.startsWith("[") && hostname.endsWith("]")) {
     const groups = parseIpv6(hostname.slice(1, -1));
     return groups ? classifyIpv6(groups) : "reserved";
@@ -177,7 +177,7 @@ function classifyIpv6(g: number[]): AddressClass {
   return "public";
 }
 
-export type SafeFetchFailure = "refused" | "failed" | "timeout" | "too_large";
+type SafeFetchFailure = "refused" | "failed" | "timeout" | "too_large";
 
 export type SafeFetchResult =
   | { ok: true; status: number; contentType: string | null; bytes: Uint8Array; url: URL; headers: Headers }

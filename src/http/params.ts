@@ -117,12 +117,12 @@ export function listParam<T>(
   return schema;
 }
 
-export const intItem: ItemParser<number> = (raw) => {
+const intItem: ItemParser<number> = (raw) => {
   const n = parsePlainInt(raw);
   return n !== null && n >= 1 ? { ok: true, value: n } : { ok: false, message: "is not a positive integer" };
 };
 
-export const stringItem =
+const stringItem =
   (maxLength = 255): ItemParser<string> =>
   (raw) =>
     raw.length <= maxLength

@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-export type ErrorLocation = "query" | "path" | "body" | "header";
+type ErrorLocation = "query" | "path" | "body" | "header";
 
 export interface ProblemDetailItem {
   location: ErrorLocation;
@@ -48,9 +48,7 @@ const titleOf = (code: ProblemCode) => {
 };
 const typeOf = (code: ProblemCode) => NAMED[code]?.type ?? code.replaceAll("_", "-");
 
-export const PROBLEM_TYPE_BASE = "https://storefront.dev/problems/";
-
-export const problemStatus = (code: ProblemCode): ContentfulStatusCode => STATUS[code];
+const PROBLEM_TYPE_BASE = "https://storefront.dev/problems/";
 
 /** The one error type of the service; rendered as RFC 9457 problem JSON by the app's error handler. */
 export class ApiError extends Error {

@@ -6,7 +6,7 @@ import { decodeJsonBody } from "./json-body.ts";
 import type { ElementSink } from "./json-scan.ts";
 import { ERROR_RESPONSES, successHeaders } from "./openapi-shared.ts";
 import { isListParam } from "./params.ts";
-import { ApiError, type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
+import { type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
 import type { Scope } from "./route-table.ts";
 import { type BodyLimit, routeTable } from "./route-table.ts";
 
@@ -223,5 +223,3 @@ export const positiveIdPathParam = (name: string) =>
     .openapi({ type: "integer", param: { name, in: "path" }, example: 1 });
 
 export const pathId = z.object({ id: positiveIdPathParam("id") });
-
-export { ApiError };

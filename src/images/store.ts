@@ -2,10 +2,11 @@ import type { Context } from "hono";
 import type { AppEnv, Bindings } from "../env.ts";
 import { safeFetch } from "../http/outbound-guard.ts";
 import { ApiError } from "../http/problem.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 import { declaredImageType, IMAGE_TYPES, type ImageExtension, sniffImageType } from "./sniff.ts";
 
 export const IMAGE_TIMEOUT_MS = 5_000;
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** `<sha256 hex>.<ext>`: the R2 key and the last path segment of the served URL. */
 export const IMAGE_FILE_PATTERN = /^[0-9a-f]{64}\.(png|jpg|webp|gif|avif)$/;
@@ -69,7 +70,7 @@ export function publicOrigin(env: Pick<Bindings, "PUBLIC_BASE_URL">, requestUrl:
   return configured.origin;
 }
 
-export const storedImageUrl = (origin: string, file: string) => `${origin}/images/${file}`;
+const storedImageUrl = (origin: string, file: string) => `${origin}/images/${file}`;
 
 /** The object key of `url` when `origin` serves a stored image there (`<origin>/images/<key>`), else null. */
 export function ownImageFile(url: string, origin: string): string | null {
@@ -95,8 +96,3 @@ export function renderImageUrl(c: Context<AppEnv>, stored: string | null): strin
 }
 
 export const contentTypeOf = (file: string) => IMAGE_TYPES[file.split(".").pop() as ImageExtension];
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}

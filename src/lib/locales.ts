@@ -45,7 +45,7 @@ export const MARKETS: readonly Market[] = [
 export const MARKET_KEYS = MARKETS.map((m) => m.key);
 export const SHOP_CURRENCY = "EUR";
 
-export const marketOfLocale = (locale: string): Market | undefined =>
+const marketOfLocale = (locale: string): Market | undefined =>
   MARKETS.find((m) => (m.locales as string[]).includes(locale));
 
 export const marketByKey = (key: string): Market | undefined => MARKETS.find((m) => m.key === key);

@@ -27,7 +27,7 @@ export type AttributeKey =
   | "iron"
   | "ceramic";
 
-export const ATTRIBUTES: Readonly<Record<AttributeKey, Text>> = {
+const ATTRIBUTES: Readonly<Record<AttributeKey, Text>> = {
   cotton: {
     "es-ES": "{t} de algodón orgánico",
     "ca-ES": "{t} de cotó orgànic",

@@ -11,17 +11,12 @@ import type { SeedStatement } from "./sql.ts";
 import { storeStatements } from "./store.ts";
 import { supplierStatements } from "./suppliers.ts";
 
-export { brandCount } from "./brands.ts";
-export { categoryCount } from "./categories.ts";
-export { displayPrefix, LOCAL_KEYS, sha256Hex } from "./keys.ts";
+export { displayPrefix, LOCAL_KEYS } from "./keys.ts";
 export {
-  inlineParams,
   MAX_PARAMS_PER_STATEMENT,
   type SeedStatement,
-  type SqlValue,
   toSqlScript,
 } from "./sql.ts";
-export { supplierCount } from "./suppliers.ts";
 
 export interface SeedOptions {
   /** Multiplies every row count (1 = the demo). Any positive number; counts round, at least 1 row each. */

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../lib/sha256.ts";
 import { seedTime } from "./clock.ts";
 import { insertRows, json, type SeedStatement } from "./sql.ts";
 
@@ -15,13 +16,7 @@ export const LOCAL_KEYS = [
   { id: 2, name: "local read-only", secret: "sfk_local_readonly_key", scopes: ["read"] },
 ] as const;
 
-/** Hex SHA-256, as `sha256Hex` in src/http/api-keys.ts (which needs Workers types, so not imported here). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** As `displayPrefix` in src/http/api-keys.ts: `sfk_` and six more characters. */
+/** The part of a secret shown in listings, enough to recognise it and useless to authenticate: `sfk_` and six more characters. */
 export const displayPrefix = (secret: string) => secret.slice(0, 10);
 
 export async function localKeyStatements(): Promise<SeedStatement[]> {

@@ -14,7 +14,6 @@ export const variantsPerProduct = (productId: number) =>
 /** Variant ids of a product: 4(p-1)+1 … 4(p-1)+k, so ids are stable whatever the scale. */
 export const variantIdsOfProduct = (productId: number): number[] =>
   Array.from({ length: variantsPerProduct(productId) }, (_, i) => 4 * (productId - 1) + 1 + i);
-export const productOfVariant = (variantId: number) => Math.floor((variantId - 1) / 4) + 1;
 
 export const contactCount = (scale: number) => atLeast(12, 40 * scale);
 export const orderCount = (scale: number) => atLeast(24, 100 * scale);

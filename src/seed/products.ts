@@ -54,7 +54,7 @@ export function flashKindOfProduct(productId: number): FlashKind | null {
 export const lacksRussianPrice = (productId: number) => productId % 20 === 19;
 
 /** The 13-digit EAN of a variant (prefix 84, the id, a GS1 check digit); some products reuse their predecessor's. */
-export function eanOf(variantId: number): string {
+function eanOf(variantId: number): string {
   const body = `84${String(variantId).padStart(10, "0")}`;
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += Number(body[i]) * (i % 2 === 0 ? 1 : 3);

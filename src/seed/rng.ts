@@ -12,7 +12,7 @@ export interface Rng {
   chance(probability: number): boolean;
 }
 
-export function createRng(seed: number): Rng {
+function createRng(seed: number): Rng {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;

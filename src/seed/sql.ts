@@ -64,7 +64,7 @@ export function sqlLiteral(value: SqlValue): string {
 }
 
 /** The statement with every `?` placeholder (outside quoted text) replaced by its literal. */
-export function inlineParams(statement: SeedStatement): string {
+function inlineParams(statement: SeedStatement): string {
   const { sql, params } = statement;
   let next = 0;
   const out = sql.replace(/'[^']*'|"[^"]*"|`[^`]*`|\?/g, (match) => {

@@ -2,7 +2,7 @@ import { type Locale, MARKETS, SUPPORTED_LOCALES } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
 import { insertRows, json, type SeedStatement } from "./sql.ts";
 
-export const PRIMARY_LOCALE: Locale = "es-ES";
+const PRIMARY_LOCALE: Locale = "es-ES";
 
 /** The demo store's public name and domain per locale (every supported locale is enabled). */
 export const STORE_IDENTITY: Record<Locale, { name: string; domain: string }> = {

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, inject, it, type MockInstance, vi } from "vitest";
 import { apiKeys } from "../../src/db/schema/index.ts";
-import { sha256Hex } from "../../src/http/api-keys.ts";
 import { clearApiKeyCache, constantTimeEqual } from "../../src/http/auth.ts";
 import { safeFetch } from "../../src/http/outbound-guard.ts";
+import { sha256Hex } from "../../src/lib/sha256.ts";
 import { api, send } from "../support/api.ts";
 import { apiKeyRow, createApiKey } from "../support/factories/api-keys.ts";
 import { createProduct } from "../support/factories/catalog.ts";

@@ -4,6 +4,7 @@ import { countTrip } from "../../db/client.ts";
 import { rawBatch } from "../../db/raw.ts";
 import type { AppEnv, Bindings } from "../../env.ts";
 import { type ChunkPlanner, type ChunkRange, payloadKey } from "./chunking.ts";
+import { isDryRun } from "./dry-run.ts";
 import type { JobMessage, JobType } from "./types.ts";
 
 /** Chunk ranges per INSERT: their JSON stays far under D1's 1 MB string limit. */
@@ -45,7 +46,7 @@ export async function acceptBulkJob(
   });
 }
 
-/** The `pending` job row and its chunk ranges. */
+/** The `pending` job row and its chunk ranges; `params.options.dry_run` makes it a dry run. */
 export function jobInserts(
   jobId: string,
   type: JobType,
@@ -54,9 +55,9 @@ export function jobInserts(
   apiKeyId: number | null,
 ): SQL[] {
   return [
-    sql`INSERT INTO jobs (id, type, status, params, payload_key, chunk_count, total_records, api_key_id)
-        VALUES (${jobId}, ${type}, 'pending', ${JSON.stringify(params)}, ${payloadKey(jobId)},
-                ${records.chunks.length}, ${records.total}, ${apiKeyId})`,
+    sql`INSERT INTO jobs (id, type, status, params, dry_run, payload_key, chunk_count, total_records, api_key_id)
+        VALUES (${jobId}, ${type}, 'pending', ${JSON.stringify(params)}, ${isDryRun(params.options) ? 1 : 0},
+                ${payloadKey(jobId)}, ${records.chunks.length}, ${records.total}, ${apiKeyId})`,
     ...rangeInserts(jobId, records.chunks),
   ];
 }

@@ -4,8 +4,9 @@ import { constraintViolation, describeError, isUniqueViolation } from "../../lib
 import { log } from "../../lib/log.ts";
 import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
+import { rehearse } from "./dry-run.ts";
 import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
-import type { ChunkRecord, JobRow, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
+import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
 
 /**
  * Applying one chunk of a job: its effects, ledger row, log entries and counters in one batch, a
@@ -51,8 +52,7 @@ export async function applyChunk(
   const { env, job } = ctx;
   if (!replaying) {
     try {
-      const plan = await processor.plan(ctx, records);
-      await rawBatch(env.DB, [...bookkeeping(job.id, chunk, WHOLE_CHUNK, plan.outcomes), ...plan.statements]);
+      await commitPlan(ctx, chunk, WHOLE_CHUNK, await processor.plan(ctx, records));
       return "mine";
     } catch (err) {
       if (isLedgerConflict(err)) return "theirs";
@@ -69,6 +69,22 @@ export async function applyChunk(
   }
   if (thisRound.length < records.length) return "continues";
   return closeChunk(env, job, chunk, []);
+}
+
+/**
+ * Commits a plan: its ledger row (first), log entries and counters in one batch with its effects.
+ * A dry run rehearses the effects in a batch that is rolled back, then commits the rest alone, so
+ * it fails, and is replayed, exactly where a real run's batch would.
+ */
+async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, plan: Plan) {
+  const { env, job } = ctx;
+  const books = bookkeeping(job.id, chunk, part, plan.outcomes);
+  if (job.dryRun) {
+    await rehearse(env.DB, plan.statements);
+    await rawBatch(env.DB, books);
+  } else {
+    await rawBatch(env.DB, [...books, ...plan.statements]);
+  }
 }
 
 /** Writes the chunk's whole-chunk ledger row (not exclusive: after replayed parts) with `outcomes`. */
@@ -91,8 +107,7 @@ async function closeChunk(
 async function applyOne(processor: Processor, ctx: ProcessorContext, chunk: number, record: ChunkRecord) {
   const { env, job } = ctx;
   try {
-    const plan = await processor.plan(ctx, [record]);
-    await rawBatch(env.DB, [...bookkeeping(job.id, chunk, record.index, plan.outcomes), ...plan.statements]);
+    await commitPlan(ctx, chunk, record.index, await processor.plan(ctx, [record]));
   } catch (err) {
     if (isLedgerConflict(err)) return;
     if (isJobClosed(err)) throw new JobClosed();

@@ -5,6 +5,7 @@ import { LOCATION_HEADER } from "../../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { acceptBulkJob } from "./accept.ts";
 import { ChunkPlanner } from "./chunking.ts";
+import { dryRunOption } from "./dry-run.ts";
 import type { BulkOperation, BulkOperations } from "./operation.ts";
 
 const Accepted = z
@@ -49,18 +50,26 @@ const recordsArray = () =>
     });
 
 /**
+ * The operation's own `options` plus those of every bulk operation (`dry_run`); optional when the
+ * operation has none of its own.
+ */
+function optionsOf(op: BulkOperation, strict: boolean) {
+  const options = (op.options ?? z.object({})).extend(dryRunOption);
+  const checked = strict ? options.strict() : options;
+  return op.options ? checked : checked.optional();
+}
+
+/**
  * Accept-time checks only: a JSON object, the records array, a fully valid `options`, no unknown
  * top-level keys. Everything inside a record is checked later by the job.
  */
 const acceptedBody = (op: BulkOperation) =>
-  z
-    .object({ [op.itemsKey]: recordsArray(), ...(op.options ? { options: op.options.strict() } : {}) })
-    .strict();
+  z.object({ [op.itemsKey]: recordsArray(), options: optionsOf(op, true) }).strict();
 
 /** The documented body: the record shape the job validates each record with. */
 const documentedBody = (op: BulkOperation) =>
   z
-    .object({ [op.itemsKey]: z.array(op.record).min(1), ...(op.options ? { options: op.options } : {}) })
+    .object({ [op.itemsKey]: z.array(op.record).min(1), options: optionsOf(op, false) })
     .openapi({ example: op.bodyExample });
 
 /** The ChunkPlanner the body decoder left at the records key (the body schema already checked it). */
@@ -80,7 +89,7 @@ function mountBulkOperation(app: OpenAPIHono<AppEnv>, op: BulkOperation) {
   const bodyDoc = documentedBody(op);
   const accept = (c: Context<AppEnv>, sent: Record<string, unknown>, scope: Record<string, unknown>) =>
     acceptBulkJob(c, op.type, recordsOf(sent, op.itemsKey), {
-      ...(op.options ? { options: sent.options } : {}),
+      ...(sent.options !== undefined ? { options: sent.options } : {}),
       ...scope,
     });
   for (const route of op.routes) {

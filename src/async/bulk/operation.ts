@@ -22,7 +22,10 @@ export interface BulkOperation<T extends JobType = JobType> {
   description: string;
   /** The top-level key of the body holding the records array. */
   itemsKey: string;
-  /** The body's `options`, checked whole at accept time and stored with the job; none when absent. */
+  /**
+   * The body's own `options`, checked whole at accept time and stored with the job. Every
+   * operation also takes `dry_run` (bulk.routes.ts adds it), so `options` is optional when absent.
+   */
   options?: z.ZodObject;
   /** A record as documented: the job validates each record with this schema, field by field. */
   record: z.ZodObject;

@@ -24,6 +24,8 @@ export const messageIdFor = (jobId: string, webhookId: number) =>
  * message, which runs the hook again (message ids are stable, so nothing is delivered twice).
  */
 export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<void> {
+  // A dry run changed nothing: there is nothing to tell subscribers.
+  if (job.dryRun) return;
   const event = eventFiredBy(job);
   if (!event) return;
   const eventType = event.name;

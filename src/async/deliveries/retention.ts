@@ -3,7 +3,7 @@ const BATCH = 500;
 import { isoSeconds } from "../../lib/time.ts";
 
 /** Deletes up to `limit` delivery attempts recorded before `cutoffIso`; returns how many went. */
-export async function purgeWebhookDeliveries(db: D1Database, cutoffIso: string, limit = BATCH) {
+async function purgeWebhookDeliveries(db: D1Database, cutoffIso: string, limit = BATCH) {
   const result = await db
     .prepare(
       `DELETE FROM webhook_deliveries WHERE id IN
@@ -15,7 +15,7 @@ export async function purgeWebhookDeliveries(db: D1Database, cutoffIso: string, 
 }
 
 /** Attempts are kept 30 days; the hourly cron deletes older ones in bounded batches. */
-export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 
 export async function purgeOldWebhookDeliveries(db: D1Database, nowMs: number, maxBatches = 50) {
   const cutoff = isoSeconds(nowMs - DELIVERY_RETENTION_MS);

@@ -4,7 +4,7 @@ import type { WebhookEnv } from "./types.ts";
  * Delay before each retry, in seconds: the first within 30 s, then growing (2 min, 10 min, 30 min,
  * 1 h, 3 h, 6 h, 12 h; a Queues message delay is at most 12 h). Nine attempts over about 23 hours.
  */
-export const RETRY_DELAYS_SECONDS = [30, 120, 600, 1_800, 3_600, 10_800, 21_600, 43_200] as const;
+const RETRY_DELAYS_SECONDS = [30, 120, 600, 1_800, 3_600, 10_800, 21_600, 43_200] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 
 /** A subscription whose deliveries have kept failing this long (no success in between) is disabled. */

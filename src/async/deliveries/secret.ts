@@ -1,5 +1,5 @@
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks secret format. */
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import { countTrip } from "../../db/client.ts";
 import type { AppEnv } from "../../env.ts";
@@ -9,7 +9,7 @@ import { slugCandidateStems, slugCandidates } from "../../lib/slug.ts";
 async function takenSlugs(c: Context<AppEnv>, column: SQLiteColumn, bases: string[], scope?: SQL) {
   countTrip(c);
   const stems = [...new Set(bases.flatMap(slugCandidateStems))];
-  const table = (column as unknown as { table: SQLiteTable }).table;
+  const table = column.table;
   const rows: { slug: unknown }[] = await c
     .get("db")
     .select({ slug: column })
@@ -19,30 +19,6 @@ async function takenSlugs(c: Context<AppEnv>, column: SQLiteColumn, bases: strin
       sql`(${column} IN (SELECT value FROM json_each(${JSON.stringify(bases)})) OR EXISTS (SELECT 1 FROM json_each(${JSON.stringify(stems)}) p WHERE ${column} > p.value || '-' AND ${column} < p.value || '.' AND ltrim(substr(${column}, length(p.value) + 2), '0123456789') = ''))${scope ? sql` AND ${scope}` : sql``}`,
     );
   return new Set(rows.map((r) => r.slug as string));
-}
-
-/**
- * The first free slug among `base`, `base-2`, `base-3`, … for each requested base. The UNIQUE index
- * stays the arbiter: a writer that loses a race retries with a fresh look.
- */
-export async function freeSlugs(
-  c: Context<AppEnv>,
-  column: SQLiteColumn,
-  bases: string[],
-  scope?: SQL,
-): Promise<string[]> {
-  if (bases.length === 0) return [];
-  const taken = await takenSlugs(c, column, bases, scope);
-  const chosen = new Set<string>();
-  return bases.map((base) => {
-    for (const candidate of slugCandidates(base, taken.size + chosen.size + 2)) {
-      if (!taken.has(candidate) && !chosen.has(candidate)) {
-        chosen.add(candidate);
-        return candidate;
-      }
-    }
-    throw new Error("unreachable: candidates exceed taken slugs");
-  });
 }
 
 /** Free candidates handed to the write: concurrent writers of the same base each find one left. */
@@ -66,6 +42,6 @@ export async function generatedSlug(
   const free = slugCandidates(base, taken.size + CANDIDATES)
     .filter((s) => !taken.has(s))
     .slice(0, CANDIDATES);
-  const table = (column as unknown as { table: SQLiteTable }).table;
+  const table = column.table;
   return sql`COALESCE((SELECT c.value FROM json_each(${JSON.stringify(free)}) AS c WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = c.value${scope ? sql` AND ${scope}` : sql``}) ORDER BY c.key LIMIT 1), ${fallback})`;
 }

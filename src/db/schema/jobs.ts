@@ -17,6 +17,8 @@ export const jobs = sqliteTable(
     status: text("status", { enum: JOB_STATUSES }).notNull(),
     /** Parameters of the operation outside the records (options, price list id). */
     params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** `options.dry_run`: records are validated and matched, their effects rolled back (src/async/bulk/dry-run.ts). */
+    dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
     payloadKey: text("payload_key"),
     chunkCount: integer("chunk_count").notNull().default(0),
     totalRecords: integer("total_records").notNull().default(0),

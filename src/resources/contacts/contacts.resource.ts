@@ -11,7 +11,7 @@ type ContactRow = typeof contacts.$inferSelect;
 export const CONTACT_VIEWS = ["customers", "subscribers"] as const;
 
 /** First and last name joined; null when both are empty. */
-export function fullName(first: string | null, last: string | null): string | null {
+function fullName(first: string | null, last: string | null): string | null {
   const joined = [first?.trim(), last?.trim()].filter(Boolean).join(" ");
   return joined === "" ? null : joined;
 }

@@ -29,6 +29,7 @@ export const jobResource = defineResource<{ row: JobRow; item: typeof JobSchema 
     id: column(jobs.id, "fixed"),
     type: column(jobs.type, "default"),
     status: column(jobs.status, "default"),
+    dry_run: column(jobs.dryRun),
     created_at: column(jobs.createdAt, "default"),
     started_at: column(jobs.startedAt, "default"),
     finished_at: column(jobs.finishedAt, "default"),

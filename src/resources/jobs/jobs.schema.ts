@@ -6,6 +6,10 @@ export const JobSchema = z
     id: z.string().uuid(),
     type: z.enum(JOB_TYPES).optional(),
     status: z.enum(JOB_STATUSES).optional(),
+    dry_run: z.boolean().optional().openapi({
+      description:
+        "True when the job was submitted with `options.dry_run`: its logs and summary are those of a real run, but nothing was applied and no webhook fired.",
+    }),
     created_at: z.string().optional(),
     started_at: z.string().nullable().optional(),
     finished_at: z.string().nullable().optional(),

@@ -20,7 +20,7 @@ type OrderRow = typeof orders.$inferSelect;
 type LineItemRow = typeof orderLineItems.$inferSelect;
 
 /** The fields (besides `id`) of the contact an order's `customer` include shows. */
-export const ORDER_CUSTOMER_FIELDS = ["email", "full_name", "created_at", "preferred_locale"];
+const ORDER_CUSTOMER_FIELDS = ["email", "full_name", "created_at", "preferred_locale"];
 
 /** Order-line unit prices have 5 decimals; every other amount 2. */
 const UNIT_SCALE = 5;

@@ -8,7 +8,7 @@ export const DELIVERY_METHODS = ["shipment", "store_pick_up"] as const;
 
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 
-export const OrderAmountsSchema = z
+const OrderAmountsSchema = z
   .object({ gross: MoneySchema, net: MoneySchema, tax: MoneySchema })
   .openapi("OrderAmounts", {
     description: "Amounts in the shop currency with 2 decimals; `net` + `tax` = `gross`.",
@@ -17,7 +17,7 @@ export const OrderAmountsSchema = z
 
 const taxRate = z.string().openapi({ description: "Percentage as a decimal string.", example: "21.00" });
 
-export const OrderLineItemSchema = z
+const OrderLineItemSchema = z
   .object({
     id: z.number().int(),
     product_id: z.number().int().nullable(),
@@ -82,7 +82,7 @@ export const OrderLineItemSchema = z
     },
   });
 
-export const OrderCustomerSchema = z
+const OrderCustomerSchema = z
   .object({
     id: z.number().int(),
     email: z.string(),

@@ -6,7 +6,7 @@ import { BrandSchema } from "../brands/brands.schema.ts";
 import { CategorySchema } from "../categories/categories.schema.ts";
 
 /** Price-list prices and `minimum_order_amount` are in the shop's canonical currency. */
-export const SHOP_CURRENCY = "EUR";
+const SHOP_CURRENCY = "EUR";
 
 const PERCENTAGE_PATTERN = /^-?\d{1,3}(\.\d{1,2})?$/;
 

@@ -20,7 +20,7 @@ export interface MarketPrice {
 }
 
 /** The flash offer within its window (UTC dates, inclusive), else the offer price, else the list price. */
-export function marketPrice(row: PriceRow, today: string): MarketPrice {
+function marketPrice(row: PriceRow, today: string): MarketPrice {
   const currency = row.currency;
   const flashActive =
     row.flashPrice !== null &&

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MoneySchema } from "../../conventions/money-schema.ts";
 import { positiveIdPathParam } from "../../http/route.ts";
 
-export const MarketPriceSchema = z
+const MarketPriceSchema = z
   .object({
     selling_price: MoneySchema.nullable(),
     list_price: MoneySchema.nullable().optional(),

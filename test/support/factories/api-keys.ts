@@ -1,5 +1,5 @@
 import { apiKeys } from "../../../src/db/schema/index.ts";
-import { sha256Hex } from "../../../src/http/api-keys.ts";
+import { sha256Hex } from "../../../src/lib/sha256.ts";
 import { testDb } from "../test-db.ts";
 
 /** The api_keys row of a secret: its prefix and SHA-256 hash, never the secret itself. */
