@@ -19,7 +19,7 @@ const nameList = (allowed: string[], what: string, description: string) =>
       allowed.includes(raw)
         ? { ok: true, value: raw }
         : { ok: false, message: `is not a known ${what}; known: ${allowed.join(", ")}` },
-    { itemType: "string", max: allowed.length + 1, description },
+    { itemType: "string", itemValues: allowed, max: allowed.length + 1, description },
   );
 
 /** Names a client may put in `fields`: every field but the fixed ones, translated ones included. */

@@ -2,7 +2,7 @@ import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { listOf } from "../http/openapi-shared.ts";
+import { LOCATION_HEADER, listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
 import type { Scope } from "../http/route-table.ts";
 import { getResource, listResource } from "./engine.ts";
@@ -49,6 +49,33 @@ const itemOperation = (resource: AnyResource, verb: "get" | "create" | "update",
   scope: resource.scope ?? scope,
 });
 
+/** Which query parameters shape each item of the resource's answers ("`fields`, `includes` and `locales`"). */
+function representationParams(resource: AnyResource) {
+  const names = [
+    resource.selectable !== false ? "`fields`" : undefined,
+    resource.includes ? "`includes`" : undefined,
+    resource.localized ? "`locales`" : undefined,
+  ].filter((name) => name !== undefined);
+  if (names.length === 0) return "";
+  const last = names.pop();
+  return names.length > 0 ? `${names.join(", ")} and ${last}` : `${last}`;
+}
+
+/** The list's description: the resource's own, else what any list does. */
+const listDescription = (resource: AnyResource) => {
+  const shape = representationParams(resource);
+  return (
+    resource.description ??
+    `A page of ${resource.plural.toLowerCase()}, filtered by the query and ordered by \`sort\` (default \`${resource.defaultSort}\`).${shape ? ` ${shape} choose the representation of each item.` : ""}`
+  );
+};
+
+/** The get's description. */
+const getDescription = (resource: AnyResource) => {
+  const shape = representationParams(resource);
+  return `One ${resource.label.toLowerCase()} by its id, in the representation of the list's items${shape ? ` (${shape} as in the list)` : ""}. An unknown id is 404.`;
+};
+
 /** `GET <path>`: the list served by the engine from the resource's declaration. */
 function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
   defineRoute(
@@ -58,7 +85,7 @@ function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
       path: `/api/v1${resource.path}`,
       operationId: `list${pascal(resource.plural)}`,
       summary: `List ${resource.plural.toLowerCase()}`,
-      description: resource.description,
+      description: listDescription(resource),
       tags: [resource.tag],
       scope: resource.scope ?? "read",
       query: conventionQuerySchema(resource, "list"),
@@ -81,6 +108,7 @@ function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
       method: "get",
       path: `/api/v1${resource.path}/{id}`,
       ...itemOperation(resource, "get", "read"),
+      description: getDescription(resource),
       params: resource.idParam ?? pathId,
       query: conventionQuerySchema(resource, "single"),
       responses: {
@@ -107,7 +135,7 @@ function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, parent: P
       path: `/api/v1${resource.path}`,
       operationId: `list${pascal(parent.label)}${pascal(resource.plural)}`,
       summary: parent.summary,
-      description: resource.description,
+      description: listDescription(resource),
       tags: [resource.tag],
       scope: resource.scope ?? "read",
       params: parent.params,
@@ -137,7 +165,7 @@ function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, parent: P
 }
 
 interface WriteRouteOptions<B extends z.ZodType> {
-  description?: string;
+  description: string;
   body: B;
 }
 
@@ -160,7 +188,11 @@ export const createRoute =
         query: writeQuerySchema(resource),
         body: o.body,
         responses: {
-          201: { description: "Created", content: { "application/json": { schema: resource.item } } },
+          201: {
+            description: "Created",
+            headers: LOCATION_HEADER,
+            content: { "application/json": { schema: resource.item } },
+          },
         },
       },
       async (c, { query, body }) =>

@@ -35,13 +35,16 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
       title: "Storefront Catalog, Pricing and Orders API",
       version: VERSION,
       description: API_OVERVIEW,
+      contact: { name: "Storefront API maintainers" },
     },
     servers: [],
   });
   const { openapi, info, components, paths, webhooks } = doc;
   return {
     openapi,
-    info,
+    // Proprietary: the API serves one shop and is licensed to no one else. (Set here: the generator's
+    // config takes OpenAPI 3.0's license object, which has no `identifier`.)
+    info: { ...info, license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } },
     servers: [],
     security: [{ bearerAuth: [] }],
     tags: usedTags(doc),

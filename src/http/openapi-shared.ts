@@ -67,6 +67,14 @@ const HEADERS = {
   "WWW-Authenticate": 'Always `Bearer realm="storefront"`.',
   Allow: "The methods the path accepts.",
   "Retry-After": "Seconds to wait before retrying.",
+  "Server-Timing":
+    'Time spent in the service and its D1 round trips, e.g. `app;dur=12, d1;desc="round trips";dur=2`.',
+  "x-d1-bookmark":
+    "D1 session bookmark, when the request used the database: send it back as `x-d1-bookmark` to read data at least as fresh as this answer.",
+  ETag: "Weak entity tag of the body: send it as `If-None-Match` to get 304 while it is unchanged.",
+  Location: "URL of the created resource (for a bulk operation: its job).",
+  "Idempotency-Replayed":
+    "`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.",
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
@@ -122,12 +130,33 @@ export const ERROR_RESPONSES = Object.fromEntries(
   Object.entries(ERRORS).map(([status, e]) => [status, ref("responses", e.name)]),
 ) as Record<ErrorStatus, { $ref: string }>;
 
+/**
+ * The headers every successful answer carries, as references: request id, timing and D1 bookmark;
+ * a GET's `ETag`; a POST's `Idempotency-Replayed`. An answer that creates adds `LOCATION_HEADER`.
+ */
+export function successHeaders(method: string, status: number) {
+  const names: HeaderName[] = ["X-Request-Id", "Server-Timing", "x-d1-bookmark"];
+  if (method === "get" && status === 200) names.push("ETag");
+  if (method === "post") names.push("Idempotency-Replayed");
+  return Object.fromEntries(names.map((h) => [h, ref("headers", h)]));
+}
+
+/** The `headers` of an answer that creates something: where it is. */
+export const LOCATION_HEADER = { Location: ref("headers", "Location") };
+
 /** Shared components: the Problem schema, common headers and one response per error status. */
 export function registerOpenApiComponents(registry: OpenAPIHono["openAPIRegistry"]) {
   registry.register("Problem", ProblemSchema);
   for (const [name, description] of Object.entries(HEADERS)) {
-    const type = name === "Retry-After" ? "integer" : "string";
-    registry.registerComponent("headers", name, { description, schema: { type } });
+    const schema =
+      name === "Retry-After"
+        ? { type: "integer" as const }
+        : name === "Idempotency-Replayed"
+          ? { type: "string" as const, enum: ["true"] }
+          : name === "Location"
+            ? { type: "string" as const, format: "uri" }
+            : { type: "string" as const };
+    registry.registerComponent("headers", name, { description, schema });
   }
   for (const e of Object.values(ERRORS)) {
     const extra: readonly HeaderName[] = "headers" in e ? e.headers : [];

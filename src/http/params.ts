@@ -67,6 +67,8 @@ export function listParam<T>(
     max?: number;
     description?: string;
     itemType: "integer" | "string";
+    /** The values an item may take: documented as an array of this enum, sent comma-joined. */
+    itemValues?: readonly string[];
     example?: string;
     /** Problem code for a bad item when it is not `invalid_parameter` (locales). */
     problemCode?: "unsupported_locale";
@@ -101,9 +103,15 @@ export function listParam<T>(
       return [...new Set(values)];
     })
     .openapi({
-      type: "string",
       description: `${opts.description ?? ""}${opts.description ? " " : ""}Comma-separated ${opts.itemType}s (repeat the parameter to add more), at most ${max}.`,
-      example: opts.example,
+      ...(opts.itemValues
+        ? {
+            type: "array",
+            items: { type: "string", enum: [...opts.itemValues] },
+            maxItems: max,
+            param: { style: "form", explode: false },
+          }
+        : { type: "string", example: opts.example }),
     });
   listSchemas.add(schema);
   return schema;
@@ -139,7 +147,7 @@ export const enumListParam = <T extends string>(
   values: readonly T[],
   description: string,
   max = values.length,
-) => listParam(enumItem(values), { itemType: "string", max, description });
+) => listParam(enumItem(values), { itemType: "string", itemValues: values, max, description });
 
 /**
  * A date-time with `Z` or an offset, or a date-only value (start or end of that UTC day).

@@ -4,7 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { idempotencyKeyIssue, runIdempotent } from "./idempotency.ts";
 import { decodeJsonBody } from "./json-body.ts";
 import type { ElementSink } from "./json-scan.ts";
-import { ERROR_RESPONSES } from "./openapi-shared.ts";
+import { ERROR_RESPONSES, successHeaders } from "./openapi-shared.ts";
 import { isListParam } from "./params.ts";
 import { type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
 import type { Scope } from "./route-table.ts";
@@ -18,7 +18,7 @@ export interface RouteDef<P extends AnyObject, Q extends AnyObject, B extends z.
   path: string;
   operationId: string;
   summary: string;
-  description?: string;
+  description: string;
   tags: string[];
   scope: Scope | null;
   bodyLimit?: BodyLimit;
@@ -83,21 +83,12 @@ export function defineRoute<
     request: {
       ...(def.params ? { params: def.params } : {}),
       ...(def.query ? { query: def.query } : {}),
-      ...(def.method === "post"
-        ? {
-            headers: z.object({
-              "idempotency-key": z.string().max(255).optional().openapi({
-                description:
-                  "Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work.",
-              }),
-            }),
-          }
-        : {}),
+      headers: requestHeaders(def.method),
       ...(def.body
         ? { body: { required: true, content: { "application/json": { schema: def.bodyDoc ?? def.body } } } }
         : {}),
     },
-    responses: { ...def.responses, ...errorResponsesFor(def) },
+    responses: { ...withSuccessHeaders(def), ...errorResponsesFor(def) },
   });
 
   const honoPath = def.path.replace(/\{([^}]+)\}/g, ":$1");
@@ -106,6 +97,46 @@ export function defineRoute<
     const run = () => Promise.resolve(handler(c, input));
     return def.method === "post" ? runIdempotent(c, run) : run();
   });
+}
+
+const IDEMPOTENCY_KEY = z.string().max(255).optional().openapi({
+  description:
+    "Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work.",
+});
+
+const D1_BOOKMARK = z.string().max(200).optional().openapi({
+  description:
+    "A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database.",
+});
+
+const IF_NONE_MATCH = z.string().optional().openapi({
+  description: "An `ETag` from an earlier answer: 304 without a body while the answer is unchanged.",
+});
+
+/** Request headers every operation takes: the D1 bookmark; a GET's `If-None-Match`; a POST's `Idempotency-Key`. */
+function requestHeaders(method: RouteDef<AnyObject, AnyObject, z.ZodType>["method"]) {
+  return z.object({
+    ...(method === "get" ? { "if-none-match": IF_NONE_MATCH } : {}),
+    ...(method === "post" ? { "idempotency-key": IDEMPOTENCY_KEY } : {}),
+    "x-d1-bookmark": D1_BOOKMARK,
+  });
+}
+
+/** The operation's own responses with the headers they carry, and a GET's 304. */
+function withSuccessHeaders(def: RouteDef<AnyObject, AnyObject, z.ZodType>): RouteConfig["responses"] {
+  const responses: RouteConfig["responses"] = {};
+  for (const [status, response] of Object.entries(def.responses)) {
+    const code = Number(status);
+    responses[status] =
+      "$ref" in response || code >= 400
+        ? response
+        : { ...response, headers: { ...successHeaders(def.method, code), ...response.headers } };
+  }
+  if (def.method === "get") {
+    responses[304] ??= { description: "Not modified: the `If-None-Match` tag still matches." };
+    responses[304] = { ...responses[304], headers: successHeaders("get", 304) };
+  }
+  return responses;
 }
 
 function errorResponsesFor(def: RouteDef<AnyObject, AnyObject, z.ZodType>) {

@@ -1,17 +1,25 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import "../../src/app.ts"; // registers every route in the route table at import
+import { selectableFields, sortValues } from "../../src/conventions/query-schema.ts";
 import { DOCS_PATH, OPENAPI_PATH, SCALAR_SCRIPT_PATH } from "../../src/docs/docs.routes.ts";
 import { routeTable } from "../../src/http/route-table.ts";
+import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { RESOURCES } from "../../src/resources/index.ts";
 import { api } from "../support/api.ts";
 
 interface Operation {
   operationId?: string;
   summary?: string;
+  description?: string;
+  parameters?: { name: string; in: string; schema: any }[];
   tags?: string[];
   security?: Record<string, string[]>[];
   "x-required-scope"?: string;
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses: Record<
+    string,
+    { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: any }> }
+  >;
 }
 
 let doc: any;
@@ -25,6 +33,12 @@ beforeAll(async () => {
     for (const [method, op] of Object.entries(item)) operations.push({ path, method, op });
   }
 });
+
+/** A schema, following a `$ref` into `components.schemas` (also as the first part of an `allOf`). */
+function resolveSchema(schema: { $ref?: string; allOf?: { $ref?: string }[] }): any {
+  const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
+  return ref ? doc.components.schemas[ref.replace("#/components/schemas/", "")] : schema;
+}
 
 /** A response object, following a `$ref` into `components.responses`. */
 function resolveResponse(response: Operation["responses"][string]) {
@@ -106,6 +120,91 @@ describe("OpenAPI document", () => {
       } else {
         expect(op.security, where).toEqual([]);
       }
+    }
+  });
+});
+
+describe("OpenAPI document precise enough to generate a client from", () => {
+  const param = (path: string, method: string, name: string, place = "query") =>
+    operations
+      .find((o) => o.path === path && o.method === method)
+      ?.op.parameters?.find((p) => p.name === name && p.in === place);
+
+  it("describes every operation, and gives the API a contact and a licence", () => {
+    for (const { path, method, op } of operations) {
+      expect(op.description, `${method.toUpperCase()} ${path}`).toBeTruthy();
+    }
+    expect(doc.info.contact.name).toBeTruthy();
+    expect(doc.info.license).toEqual(expect.objectContaining({ name: expect.any(String) }));
+  });
+
+  it("lists each resource's includes, fields and sorts as enums, from its declaration", () => {
+    for (const { resource } of RESOURCES) {
+      const list = `/api/v1${resource.path}`;
+      const enumOf = (name: string) => param(list, "get", name)?.schema;
+      expect(enumOf("sort")?.enum, list).toEqual(sortValues(resource));
+      if (resource.includes) {
+        expect(enumOf("includes")?.items?.enum, list).toEqual(Object.keys(resource.includes));
+        expect(param(list, "get", "includes"), list).toMatchObject({ style: "form", explode: false });
+      }
+      if (resource.selectable !== false) {
+        expect(enumOf("fields")?.items?.enum, list).toEqual(selectableFields(resource));
+      }
+    }
+  });
+
+  it("requires each resource's fixed fields in its item schema", () => {
+    for (const { resource } of RESOURCES) {
+      const list = operations.find((o) => o.path === `/api/v1${resource.path}` && o.method === "get");
+      const schema = resolveSchema(
+        list?.op.responses["200"]?.content?.["application/json"]?.schema.properties.data.items,
+      );
+      const fixed = Object.entries(resource.fields)
+        .filter(([, field]) => field.kind === "fixed")
+        .map(([name]) => name);
+      expect(fixed.length, resource.name).toBeGreaterThan(0);
+      expect(schema.required, resource.name).toEqual(expect.arrayContaining(fixed));
+    }
+  });
+
+  it("declares the headers each operation takes and each answer carries", () => {
+    const headerNames = (response: Operation["responses"][string]) => Object.keys(response.headers ?? {});
+    for (const { path, method, op } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(param(path, method, "x-d1-bookmark", "header"), where).toBeTruthy();
+      if (method === "get") expect(param(path, method, "if-none-match", "header"), where).toBeTruthy();
+      if (method === "post") expect(param(path, method, "idempotency-key", "header"), where).toBeTruthy();
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!status.startsWith("2")) continue;
+        const names = headerNames(response);
+        expect(names, `${where} ${status}`).toEqual(
+          expect.arrayContaining(["X-Request-Id", "Server-Timing", "x-d1-bookmark"]),
+        );
+        if (method === "get") expect(names, `${where} ${status}`).toContain("ETag");
+        if (method === "post") expect(names, `${where} ${status}`).toContain("Idempotency-Replayed");
+        const creates = status === "201" || (status === "202" && !path.endsWith("/cancel"));
+        if (creates) expect(names, `${where} ${status}`).toContain("Location");
+      }
+      if (method === "get") expect(op.responses["304"], where).toBeTruthy();
+    }
+    expect(headerNames(resolveResponse({ $ref: "#/components/responses/TooManyRequests" }))).toContain(
+      "Retry-After",
+    );
+  });
+
+  it("gives every bulk body an example that its record and options schemas accept", () => {
+    for (const op of Object.values(BULK_OPERATIONS)) {
+      for (const route of op.routes) {
+        const body = operations.find((o) => o.path === route.path && o.method === "post")?.op as
+          | (Operation & { requestBody: { content: Record<string, { schema: { example?: any } }> } })
+          | undefined;
+        const example = body?.requestBody.content["application/json"]?.schema.example;
+        expect(example, route.path).toEqual(op.bodyExample);
+      }
+      const records = op.bodyExample[op.itemsKey] as unknown[];
+      expect(records.length, op.type).toBeGreaterThan(0);
+      for (const record of records) expect(op.record.safeParse(record).error, op.type).toBeUndefined();
+      if (op.options) expect(op.options.strict().safeParse(op.bodyExample.options).error).toBeUndefined();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env.ts";
+import { LOCATION_HEADER } from "../../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { acceptBulkJob } from "./accept.ts";
 import { ChunkPlanner } from "./chunking.ts";
@@ -16,6 +17,7 @@ const Accepted = z
 const accepted = {
   202: {
     description: "Accepted and queued; read the outcome from the job and its logs.",
+    headers: LOCATION_HEADER,
     content: { "application/json": { schema: Accepted } },
   },
 };
@@ -66,7 +68,9 @@ const acceptedBody = (op: BulkOperation) =>
 
 /** The documented body: the record shape the job validates each record with. */
 const documentedBody = (op: BulkOperation) =>
-  z.object({ [op.itemsKey]: z.array(op.record).min(1), options: optionsOf(op, false) });
+  z
+    .object({ [op.itemsKey]: z.array(op.record).min(1), options: optionsOf(op, false) })
+    .openapi({ example: op.bodyExample });
 
 /** The ChunkPlanner the body decoder left at the records key (the body schema already checked it). */
 function recordsOf(body: Record<string, unknown>, key: string): ChunkPlanner {

@@ -29,6 +29,8 @@ export interface BulkOperation<T extends JobType = JobType> {
   options?: z.ZodObject;
   /** A record as documented: the job validates each record with this schema, field by field. */
   record: z.ZodObject;
+  /** The documented body's example: real shapes of the demo data (src/seed/). */
+  bodyExample: Record<string, unknown>;
   /**
    * For routes under one parent (`…/{id}/…`): runs before any job exists, throws to refuse (404 for
    * a missing parent) and returns the job params naming the parent.

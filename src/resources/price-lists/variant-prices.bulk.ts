@@ -21,6 +21,19 @@ export const variantPricesBulk = {
   itemsKey: "prices",
   options: z.object({ match_by: z.enum(PRICE_MATCH_BY), mode: z.enum(["upsert", "delete"]) }),
   record: PriceListPriceRecord,
+  // Fixed prices of demo variants in a price list (PL-WHOLESALE in the demo data).
+  bodyExample: {
+    prices: [
+      { variant_internal_id: "VAR-0000026", price: { amount: "91.97", currency_code: "EUR" } },
+      {
+        variant_internal_id: "VAR-0000034",
+        price: { amount: "173.19", currency_code: "EUR" },
+        minimum_quantity: 2,
+        quantity_multiple: 2,
+      },
+    ],
+    options: { match_by: "variant_internal_id", mode: "upsert" },
+  },
   guard: async (c, id) => {
     const [found] = await batch(c, [
       c.get("db").select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, id)),

@@ -12,5 +12,51 @@ export const productsBulk = {
   itemsKey: "products",
   options: z.object({ match_by: z.enum(PRODUCT_MATCH_BY) }),
   record: ProductUpsertRecord,
+  // Updates a demo product and one of its variants, and creates a new product with its variant.
+  bodyExample: {
+    products: [
+      {
+        internal_id: "PRD-000001",
+        status: "published",
+        category_ids: [4, 2],
+        translations: { "en-GB": { name: "Organic cotton T-shirt Lumen" } },
+        variants: [
+          {
+            internal_id: "VAR-0000001",
+            warehouse_stock: 40,
+            prices: { market_es: { offer_price: { amount: "14.95", currency: "EUR" } } },
+          },
+        ],
+      },
+      {
+        internal_id: "PRD-000041",
+        product_structure: "simple",
+        status: "unpublished",
+        model_code: "TSH-00041",
+        tax_category: "standard",
+        supplier_id: 4,
+        brand_id: 2,
+        category_ids: [4],
+        translations: {
+          "es-ES": { name: "Camiseta de lino Brisa" },
+          "en-GB": { name: "Linen T-shirt Brisa" },
+        },
+        variants: [
+          {
+            internal_id: "VAR-0000161",
+            sku: "TSH-00041-WHT",
+            ean: "8400000001618",
+            cost_price: { amount: "8.10", currency: "EUR" },
+            prices: {
+              market_es: { list_price: { amount: "19.95", currency: "EUR" } },
+              market_en: { list_price: { amount: "17.99", currency: "GBP" } },
+            },
+            translations: { "es-ES": { name: "Blanco" }, "en-GB": { name: "White" } },
+          },
+        ],
+      },
+    ],
+    options: { match_by: "internal_id" },
+  },
   processor: productsUpsert,
 } satisfies BulkOperation;

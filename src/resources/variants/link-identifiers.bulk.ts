@@ -13,5 +13,12 @@ export const linkIdentifiersBulk = {
     "Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.",
   itemsKey: "items",
   record: LinkIdentifiersItem,
+  // Demo variants matched by EAN, and by SKU with their supplier's internal id.
+  bodyExample: {
+    items: [
+      { ean: "8400000000017", product_internal_id: "PRD-000001", variant_internal_id: "VAR-0000001" },
+      { sku: "HLM-00003-WHT-M", supplier_internal_id: "SUP-0008", variant_internal_id: "VAR-0000009" },
+    ],
+  },
   processor: identifiersLink,
 } satisfies BulkOperation;

@@ -12,5 +12,18 @@ export const variantsBulk = {
   itemsKey: "variants",
   options: z.object({ match_by: z.enum(VARIANT_MATCH_BY) }),
   record: VariantUpdateRecord,
+  // Stock and prices of two demo variants.
+  bodyExample: {
+    variants: [
+      {
+        internal_id: "VAR-0000009",
+        supplier_stock: 380,
+        warehouse_stock: 12,
+        prices: { market_de: { list_price: { amount: "129.00", currency: "EUR" }, offer_price: null } },
+      },
+      { internal_id: "VAR-0000010", status: "unpublished", warehouse_stock: 0 },
+    ],
+    options: { match_by: "internal_id" },
+  },
   processor: variantsUpdate,
 } satisfies BulkOperation;

@@ -1,6 +1,7 @@
 import { getResource } from "../../conventions/engine.ts";
 import { type ConventionQuery, writeQuerySchema } from "../../conventions/query-schema.ts";
 import type { MountRoute } from "../../conventions/routes.ts";
+import { LOCATION_HEADER } from "../../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { WebhookCreateSchema, WebhookUpdateSchema, WebhookWithSecretSchema } from "./webhooks.schema.ts";
 import { createWebhook, deleteWebhook, updateWebhook } from "./webhooks.write.ts";
@@ -22,6 +23,7 @@ const subscribe: MountRoute = (app, resource) =>
       responses: {
         201: {
           description: "Created; `secret` is shown only here",
+          headers: LOCATION_HEADER,
           content: { "application/json": { schema: WebhookWithSecretSchema } },
         },
       },
