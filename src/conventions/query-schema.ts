@@ -4,8 +4,8 @@ import { isSupportedLocale, SUPPORTED_LOCALES } from "../lib/locales.ts";
 import type { AnyResource } from "./resource.ts";
 
 export interface ConventionQuery {
-  page: number;
-  per_page: number;
+  page?: number;
+  per_page?: number;
   fields?: string[];
   includes?: string[];
   locales?: string[] | "ALL";

@@ -6,7 +6,7 @@ import { LOCATION_HEADER, listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
 import type { Scope } from "../http/route-table.ts";
 import { getResource, listResource } from "./engine.ts";
-import { type ConventionQuery, conventionQuerySchema, writeQuerySchema } from "./query-schema.ts";
+import { conventionQuerySchema, writeQuerySchema } from "./query-schema.ts";
 import type { AnyResource, ParentDef } from "./resource.ts";
 import { created, updated } from "./write/run-write.ts";
 
@@ -96,7 +96,7 @@ function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
         },
       },
     },
-    async (c, { query }) => c.json(await listResource(c, resource, query as ConventionQuery)),
+    async (c, { query }) => c.json(await listResource(c, resource, query)),
   );
 }
 
@@ -118,8 +118,7 @@ function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
         },
       },
     },
-    async (c, { params, query }) =>
-      c.json(await getResource(c, resource, params.id, query as ConventionQuery)),
+    async (c, { params, query }) => c.json(await getResource(c, resource, params.id, query)),
   );
 }
 
@@ -151,7 +150,7 @@ function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, parent: P
       // The path's only parameter is the parent's id.
       const [parentId] = Object.values(params);
       return c.json(
-        await listResource(c, resource, query as ConventionQuery, eq(parent.column, parentId), {
+        await listResource(c, resource, query, eq(parent.column, parentId), {
           label: parent.label,
           query: c
             .get("db")
@@ -195,8 +194,7 @@ export const createRoute =
           },
         },
       },
-      async (c, { query, body }) =>
-        created(c, resource, resource.path, await o.create(c, body), query as ConventionQuery),
+      async (c, { query, body }) => created(c, resource, resource.path, await o.create(c, body), query),
     );
 
 /** `PATCH <path>/{id}`: runs the resource's update verb on the fields sent and answers the resource. */
@@ -223,6 +221,6 @@ export const updateRoute =
       },
       async (c, { params, query, body }) => {
         await o.update(c, params.id, body);
-        return updated(c, resource, params.id, query as ConventionQuery);
+        return updated(c, resource, params.id, query);
       },
     );

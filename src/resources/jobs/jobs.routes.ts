@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { closeJob } from "../../async/bulk/finalize.ts";
 import { getResource } from "../../conventions/engine.ts";
-import { type ConventionQuery, conventionQuerySchema } from "../../conventions/query-schema.ts";
+import { conventionQuerySchema } from "../../conventions/query-schema.ts";
 import type { MountRoute } from "../../conventions/routes.ts";
 import { batch, countTrip } from "../../db/client.ts";
 import { jobs } from "../../db/schema/index.ts";
@@ -40,7 +40,7 @@ const cancelJob: MountRoute = (app, resource) =>
       if (status === "pending" || status === "running") {
         countTrip(c);
         if (await closeJob(c.env, db, params.id, "The job was canceled.")) {
-          return c.json(await getResource(c, resource, params.id, query as ConventionQuery), 202);
+          return c.json(await getResource(c, resource, params.id, query), 202);
         }
       }
       throw new ApiError(

@@ -1,5 +1,5 @@
 import { getResource } from "../../conventions/engine.ts";
-import { type ConventionQuery, writeQuerySchema } from "../../conventions/query-schema.ts";
+import { writeQuerySchema } from "../../conventions/query-schema.ts";
 import type { MountRoute } from "../../conventions/routes.ts";
 import { LOCATION_HEADER } from "../../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
@@ -30,7 +30,7 @@ const subscribe: MountRoute = (app, resource) =>
     },
     async (c, { query, body }) => {
       const { id, secret } = await createWebhook(c, body);
-      const rendered = await getResource(c, resource, id, query as ConventionQuery);
+      const rendered = await getResource(c, resource, id, query);
       return c.json({ ...rendered, secret }, 201, {
         Location: `${new URL(c.req.url).origin}/api/v1${resource.path}/${id}`,
       });
@@ -61,7 +61,7 @@ const update: MountRoute = (app, resource) =>
     },
     async (c, { params, query, body }) => {
       const { secret } = await updateWebhook(c, params.id, body);
-      const rendered = await getResource(c, resource, params.id, query as ConventionQuery);
+      const rendered = await getResource(c, resource, params.id, query);
       return c.json(secret ? { ...rendered, secret } : rendered, 200);
     },
   );
