@@ -187,3 +187,14 @@ test("jobLogs pages through a job's log, filtered by severity", async () => {
   assert.equal(seen[0]?.url.pathname, "/api/v1/jobs/j3/logs");
   assert.equal(seen[0]?.url.searchParams.get("severity"), "ERROR");
 });
+
+test("waitForJob stops when its signal aborts", async () => {
+  const { fetch } = scriptedFetch([json({ id: "j4", status: "running" })]);
+  const controller = new AbortController();
+  const waiting = client(fetch).waitForJob("j4", {
+    intervalMs: 60_000,
+    signal: controller.signal,
+    onProgress: () => controller.abort(new Error("stop")),
+  });
+  await assert.rejects(waiting, /stop/);
+});
