@@ -2,6 +2,7 @@ import type { Client } from "openapi-fetch";
 import { StorefrontApiError } from "./errors.ts";
 import type { LooseClient } from "./loose.ts";
 import { paginate } from "./paginate.ts";
+import { wait } from "./retry.ts";
 import type { paths } from "./schema";
 import type {
   BulkBody,
@@ -39,7 +40,7 @@ export async function waitForJob(
     if (data === undefined) throw new StorefrontApiError("GET", response.url, response.status, error);
     options.onProgress?.(data);
     if (data.status !== undefined && FINAL_STATUSES.has(data.status)) return data;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await wait(intervalMs, options.signal);
   }
 }
 

@@ -57,17 +57,18 @@ function retryAfterMs(header: string | null, now = Date.now()): number | undefin
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
+/** A pause that ends early, rejecting with the signal's reason, when the signal aborts. */
+export function wait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal?.reason);
     };
-    signal.addEventListener("abort", onAbort, { once: true });
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -1734,7 +1734,7 @@ export interface components {
              * @default unpublished
              * @enum {string}
              */
-            status: "published" | "unpublished";
+            status?: "published" | "unpublished";
             /** @description null (no rating) when not sent. */
             rating?: number | null;
             /**
