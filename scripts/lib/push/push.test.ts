@@ -213,3 +213,43 @@ test("a CSV file with dotted headers builds nested, typed records", async () => 
   assert.equal(one?.status, "unpublished");
   assert.deepEqual(two?.translations, { "es-ES": { name: "Pantalón" }, "en-GB": { name: null } });
 });
+
+test("a JSON array file names its failed records by their number in the array", async () => {
+  const id = (i: number) => `PUSH-${run}-array-${i}`;
+  const records = [product(id(0)), product(id(1), { status: "gone" }), product(id(2))];
+  const file = join(dir, "array.json");
+  writeFileSync(file, JSON.stringify(records, null, 2));
+  const result = await pushCli([file, "--kind", "products", "--match-by", "internal_id"]);
+  assert.equal(result.code, 1, result.stderr + result.stdout);
+  const errors = readFileSync(`${file}.errors.jsonl`, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    errors.map((e) => [e.record, e.code, e.affected_fields]),
+    [[2, "INVALID_FIELD_VALUE", ["status"]]],
+  );
+});
+
+test("usage and authentication errors exit 2", async () => {
+  const file = writeJsonl("one.jsonl", [product(`PUSH-${run}-auth`)]);
+  assert.equal((await pushCli([file, "--kind", "products"])).code, 2);
+  assert.equal((await pushCli([file, "--kind", "nope", "--match-by", "id"])).code, 2);
+  const denied = await new Promise<number | null>((resolve) => {
+    spawn(
+      process.execPath,
+      [
+        join(PROJECT_ROOT, "scripts", "push.ts"),
+        file,
+        "--kind",
+        "products",
+        "--match-by",
+        "id",
+        "--base-url",
+        dev.origin,
+      ],
+      { env: { ...process.env, STOREFRONT_API_KEY: "sfk_not_a_key" }, stdio: "ignore" },
+    ).on("close", resolve);
+  });
+  assert.equal(denied, 2);
+});
