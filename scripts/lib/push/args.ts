@@ -17,6 +17,9 @@ export interface PushArgs {
 
 export const USAGE = `Usage: npm run push -- <file> --kind products|variants|price-list-prices|link-identifiers
          --match-by <value> [--price-list <id>] [--mode upsert|delete] [--dry-run] [--base-url <url>]
+--match-by: products id|internal_id; variants id|internal_id|ean|sku_supplier; price-list-prices
+  variant_id|variant_internal_id|ean|sku_supplier (with --price-list, --mode upsert by default); none for
+  link-identifiers. --base-url defaults to http://localhost:8787.
 <file>: JSONL, a JSON array (.json) or CSV (.csv) with a header row. The API key is read from STOREFRONT_API_KEY.`;
 
 export class UsageError extends Error {}
