@@ -4,11 +4,12 @@
  * several jobs.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createStorefrontClient, type StorefrontClient } from "../../../client/src/index.ts";
 import { type DevServer, startWranglerDev, stopProcessGroup } from "../dev-process.ts";
 import { PROJECT_ROOT } from "../wrangler.ts";
@@ -36,7 +37,10 @@ after(async () => {
 });
 
 /** Runs `npm run push`'s script; resolves to its exit code and output. */
-function pushCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pushCli(
+  args: string[],
+  started: (child: ChildProcess) => void = () => {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -47,6 +51,7 @@ function pushCli(args: string[]): Promise<{ code: number | null; stdout: string;
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
+    started(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -138,6 +143,34 @@ test("a JSONL file of new products becomes several jobs, exits 0, and a re-run c
     again.stdout,
   );
   assert.equal(await jobCount(), jobsAfterFirst);
+});
+
+test("a push killed midway, run again, re-attaches to the jobs it made and submits only the rest", async () => {
+  const ids = Array.from({ length: 600 }, (_, i) => `PUSH-${run}-resume-${i}`);
+  const file = writeJsonl(
+    "resume.jsonl",
+    ids.map((id) => product(id)),
+  );
+  const args = [file, "--kind", "products", "--match-by", "internal_id", "--max-part-bytes", "8000"];
+  const before = await jobCount();
+  let cli: ChildProcess | undefined;
+  const interrupted = pushCli(args, (child) => {
+    cli = child;
+  });
+  const deadline = Date.now() + 30_000;
+  while ((await jobCount()) === before && Date.now() < deadline) await sleep(20);
+  cli?.kill("SIGKILL");
+  await interrupted;
+  const madeBeforeKill = (await jobCount()) - before;
+  assert.ok(madeBeforeKill >= 1);
+
+  const resumed = await pushCli(args);
+  assert.equal(resumed.code, 0, resumed.stderr + resumed.stdout);
+  const rows = resumed.stdout.split("\n").filter((l) => /^\d+\s/.test(l));
+  assert.ok(rows.length > madeBeforeKill, resumed.stdout);
+  assert.equal(rows.filter((l) => / re-attached /.test(l)).length, madeBeforeKill, resumed.stdout);
+  assert.equal((await jobCount()) - before, rows.length);
+  assert.equal((await productsByInternalId(ids)).size, ids.length);
 });
 
 test("invalid records exit 1 with one errors.jsonl line per invalid record, at its input line", async () => {
