@@ -220,6 +220,48 @@ test("a --dry-run push changes nothing", async () => {
   assert.equal((await productsByInternalId(ids)).size, 0);
 });
 
+test("price-list-prices and link-identifiers files push through their own routes", async () => {
+  const id = `PUSH-${run}-kinds`;
+  const ean = `84${Date.now()}`.slice(0, 13);
+  const setup = writeJsonl("kinds-products.jsonl", [
+    product(id, { variants: [{ internal_id: `${id}-v`, sku: `sku-${id}`, ean }] }),
+  ]);
+  assert.equal((await pushCli([setup, "--kind", "products", "--match-by", "internal_id"])).code, 0);
+
+  const prices = writeJsonl("kinds-prices.jsonl", [
+    { variant_internal_id: `${id}-v`, price: { amount: "7.25", currency_code: "EUR" }, minimum_quantity: 2 },
+  ]);
+  const priced = await pushCli([
+    prices,
+    "--kind",
+    "price-list-prices",
+    "--price-list",
+    "1",
+    "--match-by",
+    "variant_internal_id",
+  ]);
+  assert.equal(priced.code, 0, priced.stderr + priced.stdout);
+  const { data: listed } = await client.api.GET("/api/v1/price-lists/{id}/variant-prices", {
+    params: { path: { id: 1 }, query: { variant_internal_ids: `${id}-v` } },
+  });
+  assert.deepEqual(
+    listed?.data.map((p) => [p.variant_internal_id, p.price?.amount, p.min_quantity]),
+    [[`${id}-v`, "7.25", 2]],
+  );
+
+  const links = writeJsonl("kinds-links.jsonl", [{ ean, variant_internal_id: `${id}-linked` }]);
+  const linked = await pushCli([links, "--kind", "link-identifiers"]);
+  assert.equal(linked.code, 0, linked.stderr + linked.stdout);
+  const productId = Number((await productsByInternalId([id])).get(id)?.id);
+  const { data: variants } = await client.api.GET("/api/v1/products/{product_id}/variants", {
+    params: { path: { product_id: productId } },
+  });
+  assert.deepEqual(
+    variants?.data.map((v) => v.internal_id),
+    [`${id}-linked`],
+  );
+});
+
 test("a CSV file with dotted headers builds nested, typed records", async () => {
   const id = `PUSH-${run}-csv`;
   const file = join(dir, "products.csv");
