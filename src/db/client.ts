@@ -37,7 +37,11 @@ export async function batch<T extends readonly [BatchItem<"sqlite">, ...BatchIte
   queries: T,
 ) {
   c.get("dbStats").roundTrips++;
-  return fastBatch(c.get("db"), queries);
+  const phases = c.get("phases");
+  const results = await fastBatch(c.get("db"), queries, phases);
+  // What a handler does with a batch's results is rendering them.
+  phases?.enter("render");
+  return results;
 }
 
 /** Runs any number of queries in one round trip (none: no round trip), answering their results untyped. */

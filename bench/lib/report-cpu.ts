@@ -1,0 +1,68 @@
+import type { CpuScenario, Results } from "./results.ts";
+
+const f = (n: number | null | undefined, digits = 2) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);
+const int = (n: number | null | undefined) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "–" : Math.round(n).toLocaleString("en-US");
+
+/** Issue 14: Worker CPU per request, ms; any other read scenario gets the default. */
+const CPU_TARGETS: Record<string, number> = { products_page: 8, orders_page: 2.5, price_list_prices: 2 };
+const DEFAULT_CPU_TARGET = 1.5;
+
+/** The phases shown as columns (src/lib/phase-clock.ts); the rest is what the headline leaves. */
+const COLUMNS: [phase: string, title: string][] = [
+  ["validate", "validation"],
+  ["query-build", "query build"],
+  ["map", "SQL result mapping"],
+  ["render", "rendering"],
+  ["json", "JSON"],
+  ["etag", "ETag"],
+];
+
+const cpuOf = (s: CpuScenario) =>
+  s.inProcessMs !== null && s.sqlFloorMs !== null ? s.inProcessMs - s.sqlFloorMs : null;
+
+const targetOf = (s: CpuScenario) => (s.kind === "read" ? (CPU_TARGETS[s.key] ?? DEFAULT_CPU_TARGET) : null);
+
+function row(s: CpuScenario): string {
+  const cpu = cpuOf(s);
+  const named = COLUMNS.map(([phase]) => s.phases[phase] ?? null);
+  const hasPhases = Object.keys(s.phases).length > 0;
+  const rest = cpu !== null && hasPhases ? cpu - named.reduce<number>((a, b) => a + (b ?? 0), 0) : null;
+  const target = targetOf(s);
+  return `| ${s.key} | **${f(cpu)}** | ${target === null ? "–" : `${f(target, 1)} ${cpu !== null && cpu <= target ? "✅" : "❌"}`} | ${named
+    .map((ms) => f(ms, 3))
+    .join(
+      " | ",
+    )} | ${f(rest, 3)} | ${(s.bytes / 1024).toFixed(1)} KiB | ${int(s.sqlRows)} | ${s.roundTrips} | ${
+    s.statements ?? "–"
+  } | ${f(s.sqlFloorMs, 3)} | ${f(s.inProcessMs)} |`;
+}
+
+/** The headline of the reads: Worker CPU per request and where it goes. */
+export function cpuSection(r: Results): string[] {
+  const cpu = r.cpu;
+  if (!cpu || cpu.scenarios.length === 0) return ["Worker CPU per request: not measured."];
+  return [
+    `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process time − SQL floor (the service's own JavaScript). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *rest* = Worker CPU − the phases shown: routing, middleware, auth, the log line, and the D1 binding's own cost above the SQL floor. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
+    "",
+    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | rest | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process ms |`,
+    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    ...cpu.scenarios.map(row),
+  ];
+}
+
+/** Targets section: each read scenario's Worker CPU against its target. */
+export function cpuTargets(r: Results): string[] {
+  const reads = (r.cpu?.scenarios ?? []).filter((s) => s.kind === "read");
+  if (reads.length === 0) return [];
+  const misses = reads.filter((s) => {
+    const cpu = cpuOf(s);
+    return cpu === null || cpu > (targetOf(s) ?? Number.POSITIVE_INFINITY);
+  });
+  return [
+    `- Worker CPU per request (issue 14; products_page ≤ 8 ms, orders_page ≤ 2.5, price_list_prices ≤ 2, every other read ≤ ${DEFAULT_CPU_TARGET}): ${reads
+      .map((s) => `${s.key} ${f(cpuOf(s))}`)
+      .join(", ")} ${misses.length === 0 ? "✅" : `❌ (${misses.map((s) => s.key).join(", ")} over)`}`,
+  ];
+}
