@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
+import { unique } from "../support/unique.ts";
+
+/** The tag the contract derives from a body: the first 18 bytes of its SHA-256, base64url. */
+async function tagOf(body: string) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
+  const b64 = btoa(String.fromCharCode(...digest.subarray(0, 18)));
+  return `W/"${b64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}"`;
+}
+
+const createSupplier = async (name: string) => {
+  const created = await api("/api/v1/suppliers", {
+    method: "POST",
+    body: { name, internal_id: unique("etag") },
+  });
+  expect(created.status).toBe(201);
+  return created.json.id as number;
+};
+
+describe("ETag of a JSON answer", () => {
+  it("is the SHA-256 of the exact bytes sent, non-ASCII text included", async () => {
+    const id = await createSupplier("Ñandú ☕ 供应商 🚚");
+    const res = await api(`/api/v1/suppliers/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("Ñandú ☕ 供应商 🚚");
+    expect(res.headers.get("etag")).toBe(await tagOf(res.text));
+  });
+
+  it("is the same for the same body and changes with the body", async () => {
+    const id = await createSupplier("Before");
+    const first = await api(`/api/v1/suppliers/${id}`);
+    const again = await api(`/api/v1/suppliers/${id}`);
+    expect(again.headers.get("etag")).toBe(first.headers.get("etag"));
+    await api(`/api/v1/suppliers/${id}`, { method: "PATCH", body: { name: "After" } });
+    const changed = await api(`/api/v1/suppliers/${id}`);
+    expect(changed.text).not.toBe(first.text);
+    expect(changed.headers.get("etag")).not.toBe(first.headers.get("etag"));
+    expect(changed.headers.get("etag")).toBe(await tagOf(changed.text));
+  });
+
+  it("is sent on a page of a list, whose If-None-Match then gives 304 without a body", async () => {
+    await createSupplier("Listed");
+    const page = await api("/api/v1/suppliers?per_page=5");
+    const tag = page.headers.get("etag") as string;
+    expect(tag).toBe(await tagOf(page.text));
+    const notModified = await api("/api/v1/suppliers?per_page=5", { headers: { "if-none-match": tag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.text).toBe("");
+    expect(notModified.headers.get("etag")).toBe(tag);
+    expect(notModified.headers.get("content-type")).toBeNull();
+  });
+
+  it("is not sent on a write's answer", async () => {
+    const created = await api("/api/v1/suppliers", {
+      method: "POST",
+      body: { name: "Written", internal_id: unique("etag") },
+    });
+    expect(created.headers.get("content-type")).toBe("application/json");
+    expect(created.headers.get("etag")).toBeNull();
+  });
+});
