@@ -24,19 +24,34 @@ const cpuOf = (s: CpuScenario) =>
 
 const targetOf = (s: CpuScenario) => (s.kind === "read" ? (CPU_TARGETS[s.key] ?? DEFAULT_CPU_TARGET) : null);
 
+/** In-process time inside D1 calls beyond the SQL floor: the shim, the row objects, GC it triggers. */
+const d1AboveFloor = (s: CpuScenario) => {
+  const wait = s.phases["d1-wait"];
+  return wait === undefined || wait === null || s.sqlFloorMs === null ? null : wait - s.sqlFloorMs;
+};
+
 function row(s: CpuScenario): string {
   const cpu = cpuOf(s);
-  const named = COLUMNS.map(([phase]) => s.phases[phase] ?? null);
-  const hasPhases = Object.keys(s.phases).length > 0;
-  const rest = cpu !== null && hasPhases ? cpu - named.reduce<number>((a, b) => a + (b ?? 0), 0) : null;
   const target = targetOf(s);
-  return `| ${s.key} | **${f(cpu)}** | ${target === null ? "–" : `${f(target, 1)} ${cpu !== null && cpu <= target ? "✅" : "❌"}`} | ${named
-    .map((ms) => f(ms, 3))
-    .join(
-      " | ",
-    )} | ${f(rest, 3)} | ${(s.bytes / 1024).toFixed(1)} KiB | ${int(s.sqlRows)} | ${s.roundTrips} | ${
-    s.statements ?? "–"
-  } | ${f(s.sqlFloorMs, 3)} | ${f(s.inProcessMs)} |`;
+  const named = COLUMNS.map(([phase]) => s.phases[phase] ?? null);
+  const d1 = d1AboveFloor(s);
+  const shown = named.reduce<number>((a, b) => a + (b ?? 0), d1 ?? 0);
+  const rest = cpu !== null && Object.keys(s.phases).length > 0 ? cpu - shown : null;
+  const cells = [
+    s.key,
+    `**${f(cpu)}**`,
+    target === null ? "–" : `${f(target, 1)} ${cpu !== null && cpu <= target ? "✅" : "❌"}`,
+    ...named.map((ms) => f(ms, 3)),
+    f(d1, 3),
+    f(rest, 3),
+    `${(s.bytes / 1024).toFixed(1)} KiB`,
+    int(s.sqlRows),
+    String(s.roundTrips),
+    String(s.statements ?? "–"),
+    f(s.sqlFloorMs, 3),
+    f(s.inProcessMs),
+  ];
+  return `| ${cells.join(" | ")} |`;
 }
 
 /** The headline of the reads: Worker CPU per request and where it goes. */
@@ -44,10 +59,10 @@ export function cpuSection(r: Results): string[] {
   const cpu = r.cpu;
   if (!cpu || cpu.scenarios.length === 0) return ["Worker CPU per request: not measured."];
   return [
-    `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process time − SQL floor (the service's own JavaScript). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *rest* = Worker CPU − the phases shown: routing, middleware, auth, the log line, and the D1 binding's own cost above the SQL floor. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
+    `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process time − SQL floor (the service's own JavaScript). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *D1 call above floor* = the in-process time inside D1 calls − the SQL floor: the binding, building the row objects and the GC the request's allocations trigger there; *rest* = Worker CPU − the columns before it: routing, middleware, auth, the log line. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
     "",
-    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | rest | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process ms |`,
-    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | D1 call above floor | rest | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process ms |`,
+    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
     ...cpu.scenarios.map(row),
   ];
 }
