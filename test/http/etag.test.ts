@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { type Context, Hono } from "hono";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AppEnv } from "../../src/env.ts";
+import { etag } from "../../src/http/etag.ts";
+import { requestContext } from "../../src/http/request-context.ts";
 import { api } from "../support/api.ts";
 import { unique } from "../support/unique.ts";
 
@@ -58,5 +62,48 @@ describe("ETag of a JSON answer", () => {
     });
     expect(created.headers.get("content-type")).toBe("application/json");
     expect(created.headers.get("etag")).toBeNull();
+  });
+});
+
+describe("ETag middleware", () => {
+  /** A bare app with the request context and the ETag, answering `/x` with `answer`. */
+  function appAnswering(answer: (c: Context<AppEnv>) => Response) {
+    const app = new Hono<AppEnv>();
+    app.use("*", requestContext);
+    app.use("*", etag);
+    app.get("/x", answer);
+    return app;
+  }
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it("tags c.json's answer from the bytes it encoded, without cloning the response", async () => {
+    const clone = vi.spyOn(Response.prototype, "clone");
+    const app = appAnswering((c) => c.json({ name: "Ñandú", n: [1, 2, 3] }));
+    const res = await app.request("/x");
+    const text = await res.text();
+    expect(text).toBe(JSON.stringify({ name: "Ñandú", n: [1, 2, 3] }));
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("etag")).toBe(await tagOf(text));
+    expect(clone).not.toHaveBeenCalled();
+  });
+
+  it("keeps c.json's status and headers", async () => {
+    const app = appAnswering((c) => c.json({ ok: true }, 202, { "X-Extra": "1" }));
+    const res = await app.request("/x");
+    expect(res.status).toBe(202);
+    expect(res.headers.get("x-extra")).toBe("1");
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("etag")).toBeNull();
+  });
+
+  it("tags a JSON answer built some other way from a clone of its body", async () => {
+    const body = JSON.stringify({ built: "by hand", emoji: "🚚" });
+    const app = appAnswering(
+      () => new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8" } }),
+    );
+    const res = await app.request("/x");
+    expect(await res.text()).toBe(body);
+    expect(res.headers.get("etag")).toBe(await tagOf(body));
   });
 });
