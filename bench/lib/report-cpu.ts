@@ -1,4 +1,5 @@
-import type { CpuScenario, Results } from "./results.ts";
+import { cpuStage } from "./read-stage.ts";
+import type { CpuScenario, CpuStage, Results } from "./results.ts";
 
 const f = (n: number | null | undefined, digits = 2) =>
   n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);
@@ -54,9 +55,16 @@ function row(s: CpuScenario): string {
   return `| ${cells.join(" | ")} |`;
 }
 
+/** The run's CPU stage; a run from before it existed has the same numbers, without phases, in its reads. */
+function cpuOfRun(r: Results): CpuStage | undefined {
+  if (r.cpu) return r.cpu;
+  const measured = r.reads.flatMap((read) => (read.capture ? [{ ...read, capture: read.capture }] : []));
+  return measured.length > 0 ? cpuStage(measured, Number(r.options.sqlFloorBudgetMs ?? 0)) : undefined;
+}
+
 /** The headline of the reads: Worker CPU per request and where it goes. */
 export function cpuSection(r: Results): string[] {
-  const cpu = r.cpu;
+  const cpu = cpuOfRun(r);
   if (!cpu || cpu.scenarios.length === 0) return ["Worker CPU per request: not measured."];
   return [
     `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process time − SQL floor (the service's own JavaScript). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *D1 call above floor* = the in-process time inside D1 calls − the SQL floor: the binding, building the row objects and the GC the request's allocations trigger there; *rest* = Worker CPU − the columns before it: routing, middleware, auth, the log line. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
@@ -69,7 +77,7 @@ export function cpuSection(r: Results): string[] {
 
 /** Targets section: each read scenario's Worker CPU against its target. */
 export function cpuTargets(r: Results): string[] {
-  const reads = (r.cpu?.scenarios ?? []).filter((s) => s.kind === "read");
+  const reads = (cpuOfRun(r)?.scenarios ?? []).filter((s) => s.kind === "read");
   if (reads.length === 0) return [];
   const misses = reads.filter((s) => {
     const cpu = cpuOf(s);
