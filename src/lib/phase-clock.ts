@@ -7,13 +7,21 @@
  * anything.
  */
 export const PHASES = [
+  /** Parsing and validating path, query and body (src/http/route.ts). */
   "validate",
+  /** The handler until its first batch: planning and building the statements (drizzle). */
   "query-build",
+  /** Inside D1 batch calls (src/db/fast-batch.ts). */
   "d1-wait",
+  /** Turning D1's rows into drizzle's row objects (src/db/fast-batch.ts). */
   "map",
+  /** The handler after a batch answered: rendering the rows into the contract's shape. */
   "render",
+  /** `c.json`: JSON.stringify and UTF-8 encoding (src/http/etag.ts). */
   "json",
+  /** Hashing the body for the ETag. */
   "etag",
+  /** Everything else: routing, middleware, auth, errors. */
   "other",
 ] as const;
 
