@@ -119,6 +119,7 @@ export function cpuStage(measured: ReturnType<typeof captureCpu>, budgetMs: numb
       statements: sqlFloor?.statements ?? null,
       sqlFloorMs: sqlFloor?.medianMs ?? null,
       inProcessMs: capture.inProcess.medianMs,
+      inProcessCpuMs: capture.inProcess.cpuMedianMs ?? null,
       iterations: capture.inProcess.iterations,
       phases: capture.inProcess.phases ?? {},
     })),

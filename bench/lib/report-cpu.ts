@@ -20,8 +20,13 @@ const COLUMNS: [phase: string, title: string][] = [
   ["etag", "ETag"],
 ];
 
-const cpuOf = (s: CpuScenario) =>
-  s.inProcessMs !== null && s.sqlFloorMs !== null ? s.inProcessMs - s.sqlFloorMs : null;
+/** The in-process CPU time per request when measured (robust to load), else the wall time. */
+const inProcessOf = (s: CpuScenario) => s.inProcessCpuMs ?? s.inProcessMs;
+
+const cpuOf = (s: CpuScenario) => {
+  const inProcess = inProcessOf(s);
+  return inProcess !== null && s.sqlFloorMs !== null ? inProcess - s.sqlFloorMs : null;
+};
 
 const targetOf = (s: CpuScenario) => (s.kind === "read" ? (CPU_TARGETS[s.key] ?? DEFAULT_CPU_TARGET) : null);
 
@@ -50,6 +55,7 @@ function row(s: CpuScenario): string {
     String(s.roundTrips),
     String(s.statements ?? "–"),
     f(s.sqlFloorMs, 3),
+    f(s.inProcessCpuMs),
     f(s.inProcessMs),
   ];
   return `| ${cells.join(" | ")} |`;
@@ -67,10 +73,10 @@ export function cpuSection(r: Results): string[] {
   const cpu = cpuOfRun(r);
   if (!cpu || cpu.scenarios.length === 0) return ["Worker CPU per request: not measured."];
   return [
-    `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process time − SQL floor (the service's own JavaScript). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *D1 call above floor* = the in-process time inside D1 calls − the SQL floor: the binding, building the row objects and the GC the request's allocations trigger there; *rest* = Worker CPU − the columns before it: routing, middleware, auth, the log line. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
+    `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process CPU time − SQL floor (the service's own JavaScript; the process's CPU time per request, median, which unlike wall time does not grow when other processes take the core; wall time where a run did not record it). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *D1 call above floor* = the in-process time inside D1 calls − the SQL floor: the binding, building the row objects and the GC the request's allocations trigger there; *rest* = Worker CPU − the columns before it: routing, middleware, auth, the log line. The phases and the SQL floor are wall-clock medians: on a loaded machine (see the load average above) they stretch where the CPU time does not, and the rest can come out negative. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
     "",
-    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | D1 call above floor | rest | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process ms |`,
-    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | D1 call above floor | rest | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process CPU ms | in-process wall ms |`,
+    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
     ...cpu.scenarios.map(row),
   ];
 }

@@ -18,6 +18,8 @@ export interface Capture {
   inProcess: {
     iterations: number;
     medianMs: number | null;
+    /** Median CPU time of the process per request (absent in results from before it was measured). */
+    cpuMedianMs?: number | null;
     /** Median ms of each phase the responses reported in Server-Timing (src/lib/phase-clock.ts). */
     phases?: Record<string, number | null>;
   };
@@ -37,6 +39,8 @@ export interface CpuScenario {
   statements: number | null;
   sqlFloorMs: number | null;
   inProcessMs: number | null;
+  /** The process's CPU time per request (median): the headline's in-process time when measured. */
+  inProcessCpuMs?: number | null;
   iterations: number;
   /** Median ms of each phase (src/lib/phase-clock.ts). */
   phases: Record<string, number | null>;
