@@ -1,10 +1,11 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only accept|memory] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only accept|memory|cpu] [-- --accept-runs N] [-- --memory-jobs N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
- * accept time of worst-case bulk bodies and the heap of the bulk path (issue 10).
+ * accept time of worst-case bulk bodies and the heap of the bulk path (issue 10), and the Worker CPU
+ * per request with its breakdown (issue 14).
  * Writes RESULTS.md and results.json (bench/ for a full run, bench/.data/quick/ for --quick).
  */
 import { randomBytes } from "node:crypto";
@@ -20,9 +21,9 @@ import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
 import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
 import { BENCH_DIR } from "./lib/paths.ts";
-import { captureAndFloors, measureReads } from "./lib/read-stage.ts";
+import { captureAndFloors, captureCpu, cpuStage, measureReads } from "./lib/read-stage.ts";
 import { renderMarkdown } from "./lib/report.ts";
-import type { Results } from "./lib/results.ts";
+import type { CpuStage, Results } from "./lib/results.ts";
 import { startDevServer, stopDevServer } from "./lib/server.ts";
 import { scenarios } from "./scenarios.ts";
 
@@ -35,8 +36,8 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (accept or memory; repeatable) and update its section of the
-                 results.json already in the output dir (the other sections stay as they were)
+  --only STAGE   run only this stage (accept, memory or cpu; repeatable) and update its section of
+                 the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
   --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
@@ -44,9 +45,11 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
 
 Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 10 MB bulk bodies
 per shape against wrangler dev: accept time and a concurrent read), memory (the bulk path's JS
-heap in Node: peak per chunk, retained after each of N 10 MB jobs). A full run has them all.`;
+heap in Node: peak per chunk, retained after each of N 10 MB jobs), cpu (the served bundle in Node
+over node:sqlite, no server: Worker CPU per request and its phases; a full run measures it with the
+reads, which --no-reads skips). A full run has them all.`;
 
-const STAGES = ["accept", "memory"] as const;
+const STAGES = ["accept", "memory", "cpu"] as const;
 
 const CONNECTIONS = [1, 16];
 
@@ -91,7 +94,7 @@ async function main(argv: string[]) {
   const runs = (stage: "reads" | "bulk" | (typeof STAGES)[number]) =>
     only.length > 0
       ? (only as string[]).includes(stage)
-      : stage === "reads"
+      : stage === "reads" || stage === "cpu"
         ? !values["no-reads"]
         : stage === "bulk"
           ? !values["no-bulk"]
@@ -153,6 +156,7 @@ async function main(argv: string[]) {
   let bulk: BulkStage[] = [];
   let accept: AcceptStage | undefined;
   let memory: MemoryStage | undefined;
+  let cpu: CpuStage | undefined;
   try {
     if (server && runs("reads")) {
       reads = await measureReads({
@@ -204,7 +208,18 @@ async function main(argv: string[]) {
     });
   }
   if (reads.length > 0)
-    captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
+    cpu = captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
+  else if (runs("cpu")) {
+    const measured = captureCpu({
+      scenarios: list,
+      bundle: bundle.entry,
+      floorFile,
+      secret,
+      budgetMs,
+      errors,
+    });
+    cpu = { ...cpuStage(measured, budgetMs), run: "`--only cpu`, without the HTTP reads" };
+  }
   if (bulk.length > 0) {
     // The floors write on floor.sqlite: the in-process run gets its own pre-job copy first.
     const inProcessFile = join(workDir, "in-process.sqlite");
@@ -225,6 +240,7 @@ async function main(argv: string[]) {
     bundle: bundle.size,
     accept,
     memory,
+    cpu,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -251,6 +267,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
+  if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

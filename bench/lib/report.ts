@@ -1,3 +1,4 @@
+import { cpuSection, cpuTargets } from "./report-cpu.ts";
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
 import { derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
 
@@ -39,24 +40,6 @@ function scenarioList(reads: ReadResult[]): string[] {
   return reads.map(
     (read) => `- \`${read.scenario.key}\`: ${read.scenario.title} — \`GET ${read.scenario.path}\``,
   );
-}
-
-/** Per scenario, independent of concurrency: what one request reads and costs outside workerd. */
-function costTable(reads: ReadResult[]): string[] {
-  const lines = [
-    "| scenario | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process ms | in-process engine ms |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-  ];
-  for (const read of reads) {
-    const inProcess = read.capture?.inProcess.medianMs ?? null;
-    const sql = read.sqlFloor?.medianMs ?? null;
-    lines.push(
-      `| ${read.scenario.key} | ${kib(read.probe.bytes)} | ${int(read.sqlFloor?.rows)} | ${read.capture?.trips.length ?? "–"} | ${
-        read.sqlFloor?.statements ?? "–"
-      } | ${f(sql, 3)} | ${f(inProcess, 2)} | ${inProcess !== null && sql !== null ? f(inProcess - sql, 2) : "–"} |`,
-    );
-  }
-  return lines;
 }
 
 function bulkTable(r: Results): string[] {
@@ -191,15 +174,19 @@ function otherTargets(r: Results): string[] {
 
 /** The read sections, or one line when the run skipped them (`--no-reads`). */
 function readSections(r: Results): string[] {
-  if (r.reads.length === 0) return ["Not measured (`--no-reads`)."];
+  if (r.reads.length === 0) {
+    return r.cpu
+      ? [...cpuSection(r), "", "Latency: not measured (`--no-reads` or `--only`)."]
+      : ["Not measured (`--no-reads`)."];
+  }
   return [
+    ...cpuSection(r),
+    "",
+    "Latency over HTTP (`wrangler dev`):",
+    "",
     ...readTable(r),
     "",
     ...scenarioList(r.reads),
-    "",
-    "Where the time goes, per request (outside workerd: the served bundle's `fetch` called in Node over node:sqlite; *in-process engine* = in-process − SQL floor, the service's own JavaScript: routing, validation, rendering, JSON, ETag):",
-    "",
-    ...costTable(r.reads),
     "",
     "Slowest statements of each SQL floor (each alone, median; plan from EXPLAIN QUERY PLAN):",
     "",
@@ -277,6 +264,7 @@ export function renderMarkdown(r: Results): string {
     "## Targets (issues 6 and 10)",
     "",
     ...(r.reads.length > 0 ? [...targets(r), ""] : []),
+    ...cpuTargets(r),
     ...otherTargets(r),
     ...hardeningTargets(r),
     ...(r.errors.length > 0 ? ["", "## Errors during the run", "", ...r.errors.map((e) => `- ${e}`)] : []),

@@ -15,7 +15,42 @@ export interface Capture {
   bytes: number;
   serverTiming: string | null;
   trips: RoundTrip[];
-  inProcess: { iterations: number; medianMs: number | null };
+  inProcess: {
+    iterations: number;
+    medianMs: number | null;
+    /** Median CPU time of the process per request (absent in results from before it was measured). */
+    cpuMedianMs?: number | null;
+    /** Median ms of each phase the responses reported in Server-Timing (src/lib/phase-clock.ts). */
+    phases?: Record<string, number | null>;
+  };
+}
+
+/**
+ * Worker CPU per request of one scenario (issue 14): the served bundle's `fetch` in Node over
+ * node:sqlite; CPU = in-process − SQL floor, split by the phases the responses report.
+ */
+export interface CpuScenario {
+  key: string;
+  kind: Scenario["kind"];
+  status: number;
+  bytes: number;
+  sqlRows: number | null;
+  roundTrips: number;
+  statements: number | null;
+  sqlFloorMs: number | null;
+  inProcessMs: number | null;
+  /** The process's CPU time per request (median): the headline's in-process time when measured. */
+  inProcessCpuMs?: number | null;
+  iterations: number;
+  /** Median ms of each phase (src/lib/phase-clock.ts). */
+  phases: Record<string, number | null>;
+}
+
+export interface CpuStage {
+  /** How the stage ran when it is newer than the rest of the results (`--only cpu`). */
+  run?: string;
+  budgetMs: number;
+  scenarios: CpuScenario[];
 }
 
 export interface ReadResult {
@@ -68,6 +103,8 @@ export interface Results {
   /** Issue 10: accept time of worst-case bulk bodies, and the bulk path's heap. */
   accept?: AcceptStage;
   memory?: MemoryStage;
+  /** Issue 14: Worker CPU per request (also measured by a full run's reads). */
+  cpu?: CpuStage;
   errors: string[];
   totalSeconds: number;
 }
