@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only accept|memory] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only bulk|accept|memory] [-- --accept-runs N] [-- --memory-jobs N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
@@ -35,8 +35,8 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (accept or memory; repeatable) and update its section of the
-                 results.json already in the output dir (the other sections stay as they were)
+  --only STAGE   run only this stage (bulk, accept or memory; repeatable) and update its section of
+                 the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
   --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
@@ -46,7 +46,7 @@ Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 1
 per shape against wrangler dev: accept time and a concurrent read), memory (the bulk path's JS
 heap in Node: peak per chunk, retained after each of N 10 MB jobs). A full run has them all.`;
 
-const STAGES = ["accept", "memory"] as const;
+const STAGES = ["bulk", "accept", "memory"] as const;
 
 const CONNECTIONS = [1, 16];
 
@@ -249,6 +249,7 @@ async function main(argv: string[]) {
 function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const merged = { ...saved };
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
+  if (only.includes("bulk")) merged.bulk = fresh.bulk;
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
