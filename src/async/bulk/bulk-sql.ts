@@ -20,13 +20,14 @@ const NON_ASCII = /[\u0080-\uffff]/;
 export const utf8Length = (text: string) =>
   NON_ASCII.test(text) ? encoder.encode(text).length : text.length;
 
-/** Rows grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
-function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+/** Rows as JSON, grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
+const jsonGroups = (rows: JsonRow[]) => groupJson(rows.map((row) => JSON.stringify(row)));
+
+function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let bytes = 2;
-  for (const row of rows) {
-    const json = JSON.stringify(row);
+  for (const json of rows) {
     const size = utf8Length(json) + 1;
     if (current.length > 0 && bytes + size > maxBytes) {
       out.push(`[${current.join(",")}]`);
@@ -42,7 +43,6 @@ function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] 
 
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
 const field = (alias: string, column: string) => sql.raw(`json_extract(${alias}.value, '$.${column}')`);
-const present = (alias: string, column: string) => sql.raw(`json_type(${alias}.value, '$.${column}')`);
 
 /**
  * `INSERT INTO t (cols) SELECT … FROM json_each(rows)`. With `skipExisting`, rows whose key columns
@@ -82,19 +82,39 @@ function insertGroups(
 }
 
 /**
- * `UPDATE t SET col = <sent value, or unchanged when the row does not carry col>` for each row,
- * matched by `keys`. A field sent as JSON null sets NULL; a field not sent keeps its value, so two
- * writers changing different fields of one row never undo each other.
+ * `UPDATE t SET col = <sent value>` for each row, matched by `keys`: a field sent as JSON null sets
+ * NULL, a field the row does not carry keeps its value, so two writers changing different fields of
+ * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
+ * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
+ * `keys` must identify one row per key (rows with the same key are merged beforehand).
  */
 export const updateJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] =>
-  updateGroups(table, keys, columns, jsonGroups(rows));
+  updateShapes(
+    table,
+    keys,
+    columns,
+    rows,
+    rows.map((row) => JSON.stringify(row)),
+  );
+
+function updateShapes(table: string, keys: string[], columns: string[], rows: JsonRow[], json: string[]) {
+  if (columns.length === 0) return [];
+  const shapes = new Map<string, { columns: string[]; json: string[] }>();
+  rows.forEach((row, i) => {
+    const sent = columns.filter((c) => row[c] !== undefined);
+    if (sent.length === 0) return;
+    const shape = sent.join(",");
+    const group = shapes.get(shape);
+    if (group) group.json.push(json[i] as string);
+    else shapes.set(shape, { columns: sent, json: [json[i] as string] });
+  });
+  return [...shapes.values()].flatMap((group) =>
+    updateGroups(table, keys, group.columns, groupJson(group.json)),
+  );
+}
 
 function updateGroups(table: string, keys: string[], columns: string[], groups: string[]): SQL[] {
-  if (columns.length === 0) return [];
-  const sets = columns.map(
-    (c) =>
-      sql`${ident(c)} = CASE WHEN ${present("j", c)} IS NULL THEN ${ident(table)}.${ident(c)} ELSE ${field("j", c)} END`,
-  );
+  const sets = columns.map((c) => sql`${ident(c)} = ${field("j", c)}`);
   const match = sql.join(
     keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
     sql` AND `,
@@ -107,10 +127,10 @@ function updateGroups(table: string, keys: string[], columns: string[], groups: 
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
 export function upsertJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
-  const groups = jsonGroups(rows);
+  const json = rows.map((row) => JSON.stringify(row));
   return [
-    ...updateGroups(table, keys, columns, groups),
-    ...insertGroups(table, [...keys, ...columns], groups, { skipExisting: keys }),
+    ...updateShapes(table, keys, columns, rows, json),
+    ...insertGroups(table, [...keys, ...columns], groupJson(json), { skipExisting: keys }),
   ];
 }
 
