@@ -24,6 +24,10 @@ export const utf8Length = (text: string) =>
 const jsonGroups = (rows: JsonRow[]) => groupJson(rows.map((row) => JSON.stringify(row)));
 
 function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: rows that fit by that bound need no measuring.
+  let units = 2;
+  for (const json of rows) units += json.length + 1;
+  if (units * 3 <= maxBytes) return rows.length > 0 ? [`[${rows.join(",")}]`] : [];
   const out: string[] = [];
   let current: string[] = [];
   let bytes = 2;
