@@ -3,7 +3,8 @@ import { type SQL, sql } from "drizzle-orm";
 /**
  * Set-based writes for bulk jobs: every statement binds its rows as ONE JSON parameter and reads
  * them with `json_each`, so a chunk of hundreds of records is a handful of statements, far under
- * D1's 100 bound parameters per statement. Rows are keyed by SQL column names.
+ * D1's 100 bound parameters per statement. Rows are keyed by SQL column names (and bound as arrays
+ * of the statement's columns).
  */
 export type JsonRow = Record<string, unknown>;
 
@@ -20,8 +21,13 @@ const NON_ASCII = /[\u0080-\uffff]/;
 export const utf8Length = (text: string) =>
   NON_ASCII.test(text) ? encoder.encode(text).length : text.length;
 
-/** Rows as JSON, grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
-const jsonGroups = (rows: JsonRow[]) => groupJson(rows.map((row) => JSON.stringify(row)));
+/**
+ * Rows as JSON arrays of `columns` in that order (a column the row does not carry is null: the
+ * same NULL `json_extract` gives for a missing key, in fewer bytes than objects with their keys),
+ * grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`.
+ */
+const jsonGroups = (columns: string[], rows: JsonRow[]) =>
+  groupJson(rows.map((row) => JSON.stringify(columns.map((c) => row[c] ?? null))));
 
 function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: rows that fit by that bound need no measuring.
@@ -46,7 +52,8 @@ function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
 }
 
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
-const field = (alias: string, column: string) => sql.raw(`json_extract(${alias}.value, '$.${column}')`);
+/** Element `index` of the row array `alias.value`. */
+const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.value, '$[${index}]')`);
 
 /**
  * `INSERT INTO t (cols) SELECT … FROM json_each(rows)`. With `skipExisting`, rows whose key columns
@@ -60,27 +67,19 @@ export function insertJson(
   rows: JsonRow[],
   opts: { skipExisting?: string[] } = {},
 ): SQL[] {
-  return insertGroups(table, columns, jsonGroups(rows), opts);
-}
-
-function insertGroups(
-  table: string,
-  columns: string[],
-  groups: string[],
-  opts: { skipExisting?: string[] } = {},
-): SQL[] {
+  if (rows.length === 0) return [];
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
-    columns.map((c) => field("j", c)),
+    columns.map((_, i) => field("j", i)),
     sql`, `,
   );
   const skip = opts.skipExisting
     ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${ident(table)} WHERE ${sql.join(
-        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
+        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", columns.indexOf(k))}`),
         sql` AND `,
       )})`
     : sql``;
-  return groups.map(
+  return jsonGroups(columns, rows).map(
     (json) => sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
   );
 }
@@ -92,51 +91,35 @@ function insertGroups(
  * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
  * `keys` must identify one row per key (rows with the same key are merged beforehand).
  */
-export const updateJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] =>
-  updateShapes(
-    table,
-    keys,
-    columns,
-    rows,
-    rows.map((row) => JSON.stringify(row)),
-  );
-
-function updateShapes(table: string, keys: string[], columns: string[], rows: JsonRow[], json: string[]) {
+export function updateJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
   if (columns.length === 0) return [];
-  const shapes = new Map<string, { columns: string[]; json: string[] }>();
-  rows.forEach((row, i) => {
+  const shapes = new Map<string, { columns: string[]; rows: JsonRow[] }>();
+  for (const row of rows) {
     const sent = columns.filter((c) => row[c] !== undefined);
-    if (sent.length === 0) return;
+    if (sent.length === 0) continue;
     const shape = sent.join(",");
     const group = shapes.get(shape);
-    if (group) group.json.push(json[i] as string);
-    else shapes.set(shape, { columns: sent, json: [json[i] as string] });
+    if (group) group.rows.push(row);
+    else shapes.set(shape, { columns: sent, rows: [row] });
+  }
+  return [...shapes.values()].flatMap((group) => {
+    const sets = group.columns.map((c, i) => sql`${ident(c)} = ${field("j", keys.length + i)}`);
+    const match = sql.join(
+      keys.map((k, i) => sql`${ident(table)}.${ident(k)} = ${field("j", i)}`),
+      sql` AND `,
+    );
+    return jsonGroups([...keys, ...group.columns], group.rows).map(
+      (json) =>
+        sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${json}) AS j WHERE ${match}`,
+    );
   });
-  return [...shapes.values()].flatMap((group) =>
-    updateGroups(table, keys, group.columns, groupJson(group.json)),
-  );
-}
-
-function updateGroups(table: string, keys: string[], columns: string[], groups: string[]): SQL[] {
-  const sets = columns.map((c) => sql`${ident(c)} = ${field("j", c)}`);
-  const match = sql.join(
-    keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
-    sql` AND `,
-  );
-  return groups.map(
-    (json) =>
-      sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${json}) AS j WHERE ${match}`,
-  );
 }
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
-export function upsertJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
-  const json = rows.map((row) => JSON.stringify(row));
-  return [
-    ...updateShapes(table, keys, columns, rows, json),
-    ...insertGroups(table, [...keys, ...columns], groupJson(json), { skipExisting: keys }),
-  ];
-}
+export const upsertJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
+  ...updateJson(table, keys, columns, rows),
+  ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
+];
 
 /**
  * Deletes the rows matching each row's `keys`: `(keys) IN (SELECT … FROM json_each(rows))`, which
@@ -147,10 +130,10 @@ export function upsertJson(table: string, keys: string[], columns: string[], row
 export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
   const target = sql.join(keys.map(ident), sql`, `);
   const values = sql.join(
-    keys.map((k) => field("j", k)),
+    keys.map((_, i) => field("j", i)),
     sql`, `,
   );
-  return jsonGroups(rows).map(
+  return jsonGroups(keys, rows).map(
     (json) =>
       sql`DELETE FROM ${ident(table)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );
