@@ -87,13 +87,14 @@ const prices = (seed: number) =>
 
 /** 2 or 3 distinct categories, 3 images (one placed first by `position`), a brand and a supplier. */
 function references(i: number, runId: string, refs: CatalogRefs) {
-  const pick = (list: number[], k: number) => list[(i * 7 + k * 13) % list.length] as number;
-  const categories = [...new Set([0, 1, 2].slice(0, 2 + (i % 2)).map((k) => pick(refs.categoryIds, k)))];
+  const pick = (list: number[], k: number) => list[(i * 7 + k * 13) % list.length];
+  const categories = [0, 1, 2].slice(0, 2 + (i % 2)).map((k) => pick(refs.categoryIds, k));
   const image = (n: number) => `https://cdn.example.com/bench/${runId}/${i}-${n}.jpg`;
+  // A tiny catalog (--quick) may lack some references: those fields are left out.
   return {
     brand_id: pick(refs.brandIds, 0),
     supplier_id: pick(refs.supplierIds, i % 3),
-    category_ids: categories,
+    ...(refs.categoryIds.length > 0 ? { category_ids: [...new Set(categories)] } : {}),
     images: [{ url: image(1) }, { url: image(2) }, { url: image(3), position: 0 }],
   };
 }
