@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only accept|memory|cpu] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only bulk|accept|memory|cpu] [-- --accept-runs N] [-- --memory-jobs N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
@@ -36,7 +36,7 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (accept, memory or cpu; repeatable) and update its section of
+  --only STAGE   run only this stage (bulk, accept, memory or cpu; repeatable) and update its section of
                  the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
@@ -49,7 +49,7 @@ heap in Node: peak per chunk, retained after each of N 10 MB jobs), cpu (the ser
 over node:sqlite, no server: Worker CPU per request and its phases; a full run measures it with the
 reads, which --no-reads skips). A full run has them all.`;
 
-const STAGES = ["accept", "memory", "cpu"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu"] as const;
 
 const CONNECTIONS = [1, 16];
 
@@ -265,6 +265,7 @@ async function main(argv: string[]) {
 function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const merged = { ...saved };
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
+  if (only.includes("bulk")) merged.bulk = fresh.bulk;
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
   if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
