@@ -1,5 +1,6 @@
 import { asc, eq, getTableColumns } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { keyedColumns, tableColumns } from "../db/keyed-columns.ts";
 import type { Db } from "../env.ts";
 import { groupByParent } from "./child-rows.ts";
 import { type IdSet, idQuery } from "./id-set.ts";
@@ -23,7 +24,10 @@ export function belongsTo<R extends Row>(
     kind: "one",
     query: (db, ids) => {
       const child = resource();
-      return db.select().from(child.table).where(childIds(db, ids).in(child.idColumn));
+      return db
+        .select(tableColumns(child.table))
+        .from(child.table)
+        .where(childIds(db, ids).in(child.idColumn));
     },
     childIds,
     group: (result, rows) => {
@@ -51,7 +55,7 @@ export function hasMany<R extends Row>(
     kind: "many",
     query: (db, ids) =>
       db
-        .select()
+        .select(tableColumns(resource().table))
         .from(resource().table)
         .where(ids.in(childFk))
         .orderBy(...order.map((c) => asc(c))),
@@ -77,7 +81,7 @@ export function manyThrough<R extends Row>(
     query: (db, ids) => {
       const child = resource();
       return db
-        .select({ ...getTableColumns(child.table), __parent: link.parent })
+        .select(keyedColumns({ ...getTableColumns(child.table), __parent: link.parent }))
         .from(link.table)
         .innerJoin(child.table, eq(child.idColumn, link.child))
         .where(ids.in(link.parent))

@@ -1,6 +1,7 @@
 import { and } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { keyedColumns, tableColumns } from "../db/keyed-columns.ts";
 import type { IdSet } from "./id-set.ts";
 import type { Row } from "./render-row.ts";
 import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
@@ -27,8 +28,8 @@ export function planLoads(
     const where = and(ids.in(tr.fk), jsonIn(tr.localeColumn, ctx.locales));
     queries.push(
       trColumns === "all"
-        ? ctx.db.select().from(tr.table).where(where)
-        : ctx.db.select(trColumns).from(tr.table).where(where),
+        ? ctx.db.select(tableColumns(tr.table)).from(tr.table).where(where)
+        : ctx.db.select(keyedColumns(trColumns)).from(tr.table).where(where),
     );
     order.push(TRANSLATIONS);
   }

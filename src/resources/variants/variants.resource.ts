@@ -3,6 +3,7 @@ import { column } from "../../conventions/column-field.ts";
 import { defineResource, type RenderContext } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
+import { keyedColumns, tableColumns } from "../../db/keyed-columns.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { marketByKey } from "../../lib/locales.ts";
 import { type Money, money, storedMoney } from "../../lib/money.ts";
@@ -127,7 +128,7 @@ export const variantResource = defineResource<{
     prices: {
       query: (db, ids, ctx) =>
         db
-          .select()
+          .select(tableColumns(variantPrices))
           .from(variantPrices)
           .where(and(ids.in(variantPrices.variantId), jsonIn(variantPrices.market, ctx.markets))),
       collect: (result) => {
@@ -147,7 +148,7 @@ export const variantResource = defineResource<{
     stockManagement: {
       query: (db, ids) =>
         db
-          .select({ id: variants.id, mode: products.stockManagement })
+          .select(keyedColumns({ id: variants.id, mode: products.stockManagement }))
           .from(variants)
           .innerJoin(products, eq(products.id, variants.productId))
           .where(ids.in(variants.id)),
