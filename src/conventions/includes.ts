@@ -88,11 +88,7 @@ export function manyThrough<R extends Row>(
         .orderBy(asc(link.parent), asc(link.position));
     },
     childIds: (db, ids) => selectIds(db, link.child, link.table, ids.in(link.parent)),
-    group: (result) => {
-      const grouped = groupByParent(result as (Row & { __parent: number })[], (row) => row.__parent);
-      return new Map(
-        [...grouped].map(([parent, rows]) => [parent, rows.map(({ __parent, ...child }) => child as Row)]),
-      );
-    },
+    // The rows keep their `__parent` column: rendering reads only the included resource's fields.
+    group: (result) => groupByParent(result as (Row & { __parent: number })[], (row) => row.__parent),
   };
 }

@@ -21,17 +21,20 @@ export interface MarketPrice {
 }
 
 /** The flash offer within its window (UTC dates, inclusive), else the offer price, else the list price. */
-function marketPrice(row: PriceRow, today: string): MarketPrice {
-  const currency = row.currency;
+function sellingPrice(row: PriceRow, today: string): Money | null {
   const flashActive =
     row.flashPrice !== null &&
     row.flashValidFrom !== null &&
     row.flashValidUntil !== null &&
     row.flashValidFrom <= today &&
     today <= row.flashValidUntil;
-  const selling = flashActive ? row.flashPrice : (row.offerPrice ?? row.listPrice);
+  return money(flashActive ? row.flashPrice : (row.offerPrice ?? row.listPrice), row.currency);
+}
+
+function marketPrice(row: PriceRow, today: string): MarketPrice {
+  const currency = row.currency;
   return {
-    selling_price: money(selling, currency),
+    selling_price: sellingPrice(row, today),
     list_price: money(row.listPrice, currency),
     offer_price: money(row.offerPrice, currency),
     flash_offer:
@@ -47,20 +50,20 @@ function marketPrice(row: PriceRow, today: string): MarketPrice {
 
 type PricesByVariant = Map<number, Map<string, PriceRow>>;
 
-/** One entry per market of the requested locales: `show` of its price, or null where the variant has none. */
+/** One entry per market of the requested locales: `show` of its price row, or null where the variant has none. */
 function byRequestedMarket<T>(
   row: VariantRow,
   related: Record<string, Map<number, unknown>>,
   ctx: RenderContext,
-  show: (price: MarketPrice) => T,
+  show: (price: PriceRow, today: string) => T,
 ) {
   const byMarket = (related.prices as PricesByVariant | undefined)?.get(row.id);
-  return Object.fromEntries(
-    ctx.markets.map((m) => {
-      const price = byMarket?.get(m);
-      return [m, price ? show(marketPrice(price, ctx.today)) : null];
-    }),
-  );
+  const out: Record<string, T | null> = {};
+  for (const m of ctx.markets) {
+    const price = byMarket?.get(m);
+    out[m] = price ? show(price, ctx.today) : null;
+  }
+  return out;
 }
 
 export const variantResource = defineResource<{
@@ -106,7 +109,7 @@ export const variantResource = defineResource<{
       into: "prices",
       needs: ["prices"],
       render: (r, related, ctx) =>
-        byRequestedMarket(r, related, ctx, (price) => ({ selling_price: price.selling_price })),
+        byRequestedMarket(r, related, ctx, (price, today) => ({ selling_price: sellingPrice(price, today) })),
     },
     min_quantity: column(variants.minQuantity),
     quantity_factor: column(variants.quantityFactor),
@@ -115,7 +118,7 @@ export const variantResource = defineResource<{
     cost_price: { render: (r) => money(r.costPriceAmount, r.costPriceCurrency) },
     prices: {
       needs: ["prices"],
-      render: (r, related, ctx) => byRequestedMarket(r, related, ctx, (price) => price),
+      render: (r, related, ctx) => byRequestedMarket(r, related, ctx, marketPrice),
     },
   },
   translations: {
