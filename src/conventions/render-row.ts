@@ -11,12 +11,33 @@ export type RenderRow = (row: Row, related: Related, ctx: RenderContext) => Reco
 
 const NO_TRANSLATIONS: Record<string, unknown> = Object.freeze({});
 
+const renderers = new WeakMap<AnyResource, Map<string, RenderRow>>();
+const MAX_RENDERERS_PER_RESOURCE = 32;
+
 /**
- * The renderer of one selection of a resource, resolved once for every row of a page: its fields in
- * output order, a field that is a column (`column(...)`, `translatedColumn(...)`, rendered as stored)
- * read straight from the row instead of through its `render`.
+ * The renderer of one selection of a resource, resolved once (and kept for the isolate's next
+ * requests): its fields in output order, a field that is a column (`column(...)`,
+ * `translatedColumn(...)`, rendered as stored) read straight from the row instead of through its
+ * `render`.
  */
 export function selectionRenderer(resource: AnyResource, selection: Selection): RenderRow {
+  let byKey = renderers.get(resource);
+  if (!byKey) {
+    byKey = new Map();
+    renderers.set(resource, byKey);
+  }
+  const key = `${selection.fields.join(",")}|${selection.translated.join(",")}`;
+  let render = byKey.get(key);
+  if (!render) {
+    render = compileRenderer(resource, selection);
+    // `fields=` subsets are many: a bounded cache, so varied requests cannot grow the isolate's heap.
+    if (byKey.size >= MAX_RENDERERS_PER_RESOURCE) byKey.clear();
+    byKey.set(key, render);
+  }
+  return render;
+}
+
+function compileRenderer(resource: AnyResource, selection: Selection): RenderRow {
   const fields = selection.fields.flatMap((name) => {
     const field = resource.fields[name];
     if (!field) return [];
