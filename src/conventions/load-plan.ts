@@ -60,15 +60,19 @@ export function planLoads(
         if (name === TRANSLATIONS && tr) {
           const fkKey = columnKey(tr.fk);
           const localeKey = columnKey(tr.localeColumn);
+          const position = new Map(ctx.locales.map((locale, at) => [locale, at]));
+          // Row id → its translation rows at the positions of their locales in `ctx.locales`.
           const map = new Map<number, unknown>();
           for (const r of results[i] as Record<string, unknown>[]) {
+            const at = position.get(r[localeKey] as string);
+            if (at === undefined) continue;
             const id = r[fkKey] as number;
-            let byLocale = map.get(id) as Record<string, unknown> | undefined;
+            let byLocale = map.get(id) as unknown[] | undefined;
             if (!byLocale) {
-              byLocale = {};
+              byLocale = new Array(ctx.locales.length);
               map.set(id, byLocale);
             }
-            byLocale[r[localeKey] as string] = r;
+            byLocale[at] = r;
           }
           related[TRANSLATIONS] = map;
         } else {

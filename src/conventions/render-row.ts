@@ -9,7 +9,7 @@ export type Row = Record<string, unknown> & { id: number };
 /** Renders one row in a selection's representation (root fields, then translations per request locale). */
 export type RenderRow = (row: Row, related: Related, ctx: RenderContext) => Record<string, unknown>;
 
-const NO_TRANSLATIONS: Record<string, unknown> = Object.freeze({});
+const NO_TRANSLATIONS: readonly unknown[] = Object.freeze([]);
 
 const renderers = new WeakMap<AnyResource, Map<string, RenderRow>>();
 const MAX_RENDERERS_PER_RESOURCE = 32;
@@ -68,10 +68,11 @@ function compileRenderer(resource: AnyResource, selection: Selection): RenderRow
           : value;
     }
     if (translated) {
-      const byLocale = (related[TRANSLATIONS]?.get(row.id) ?? NO_TRANSLATIONS) as Record<string, unknown>;
+      const byLocale = (related[TRANSLATIONS]?.get(row.id) ?? NO_TRANSLATIONS) as readonly unknown[];
       const translations: Record<string, Record<string, unknown>> = {};
-      for (const locale of ctx.locales) {
-        const trRow = byLocale[locale] as Record<string, unknown> | undefined;
+      for (let at = 0; at < ctx.locales.length; at++) {
+        const locale = ctx.locales[at] as string;
+        const trRow = byLocale[at] as Record<string, unknown> | undefined;
         const entry: Record<string, unknown> = {};
         for (const field of translated) {
           entry[field.name] =
