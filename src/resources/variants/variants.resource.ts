@@ -5,7 +5,7 @@ import { jsonIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { keyedColumns, tableColumns } from "../../db/keyed-columns.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
-import { marketByKey } from "../../lib/locales.ts";
+import { MARKETS } from "../../lib/locales.ts";
 import { type Money, money, storedMoney } from "../../lib/money.ts";
 import { productIdParam, VariantSchema } from "./variants.schema.ts";
 
@@ -49,6 +49,9 @@ function marketPrice(row: PriceRow, today: string): MarketPrice {
 }
 
 type PricesByVariant = Map<number, Map<string, PriceRow>>;
+
+// A Set: the check runs for every price row of a page.
+const KNOWN_MARKETS = new Set(MARKETS.map((m) => m.key));
 
 /** One entry per market of the requested locales: `show` of its price row, or null where the variant has none. */
 function byRequestedMarket<T>(
@@ -137,7 +140,7 @@ export const variantResource = defineResource<{
       collect: (result) => {
         const out: PricesByVariant = new Map();
         for (const row of result as PriceRow[]) {
-          if (!marketByKey(row.market)) continue;
+          if (!KNOWN_MARKETS.has(row.market)) continue;
           let byMarket = out.get(row.variantId);
           if (!byMarket) {
             byMarket = new Map();
