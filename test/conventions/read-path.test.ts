@@ -184,6 +184,20 @@ describe("translations on a read", () => {
     expect(tr(asked)["es-ES"]?.description).toBe("Descripción");
     expect(tr(asked)["en-GB"]?.description).toBeNull();
   });
+
+  it("render a locale named twice as once, at its first place", async () => {
+    const brandId = await createBrandRow("Twice");
+    await env.DB.prepare(
+      "INSERT INTO brand_translations (brand_id, locale, description) VALUES (?, 'es-ES', 'Dos veces')",
+    )
+      .bind(brandId)
+      .run();
+    const once = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB`);
+    const twice = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB,es-ES`);
+    expect(twice.status).toBe(200);
+    expect(twice.json).toEqual(once.json);
+    expect(Object.keys((twice.json as { translations: object }).translations)).toEqual(["es-ES", "en-GB"]);
+  });
 });
 
 describe("list pages", () => {
