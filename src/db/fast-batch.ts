@@ -94,8 +94,9 @@ function mapBatchResult(prepared: PreparedQuery, result: D1Result): unknown {
   const adopt = rows.length > 0 && sameKeys(rows[0] as object, mapper.keys);
   const one = adopt ? mapper.adopt : mapper.map;
   if (method === "get") return rows.length > 0 ? one(rows[0] as Record<string, unknown>) : undefined;
-  if (adopt && mapper.plain) return rows;
-  return rows.map(one);
+  if (!adopt) return rows.map(mapper.map);
+  if (!mapper.plain) for (const row of rows) mapper.adopt(row);
+  return rows;
 }
 
 export async function fastBatch<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
