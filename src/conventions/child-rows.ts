@@ -1,5 +1,6 @@
 import { asc } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { tableColumns } from "../db/keyed-columns.ts";
 import type { Loader } from "./resource.ts";
 import { columnKey } from "./sql.ts";
 
@@ -29,7 +30,7 @@ export function childRowsLoader<T extends SQLiteTable, V>(
   return {
     query: (db, ids) =>
       db
-        .select()
+        .select(tableColumns(table as SQLiteTable))
         .from(table)
         .where(ids.in(fk))
         .orderBy(...order.map((c) => asc(c))),

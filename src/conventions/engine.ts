@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import { batchAll } from "../db/client.ts";
+import { keyedColumns } from "../db/keyed-columns.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "../lib/locales.ts";
@@ -206,13 +207,15 @@ function orderTerms(column: SQLiteColumn, dir: typeof asc, idColumn: SQLiteColum
 }
 
 /**
- * The table's columns, with the key column also as `id` when the table keys rows otherwise. It is
- * selected under an alias of its own: in a D1 batch drizzle maps rows by column name, so the same
- * column name twice in one select would collapse and shift every later value.
+ * The table's columns, with the key column also as `id` when the table keys rows otherwise. Every
+ * column is selected under its key (`keyedColumns`), so the key column twice in one select does not
+ * collapse into one name (which would shift every later value).
  */
 function rowColumns(resource: AnyResource) {
   const columns = getTableColumns(resource.table);
-  return columns.id === resource.idColumn
-    ? columns
-    : { ...columns, id: sql<number>`${resource.idColumn}`.as("__row_id") };
+  return keyedColumns(
+    columns.id === resource.idColumn
+      ? columns
+      : { ...columns, id: sql<number>`${resource.idColumn}`.as("id") },
+  );
 }

@@ -1,5 +1,6 @@
 import { asc, eq, getTableColumns } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { keyedColumns, tableColumns } from "../db/keyed-columns.ts";
 import type { Db } from "../env.ts";
 import { groupByParent } from "./child-rows.ts";
 import { type IdSet, idQuery } from "./id-set.ts";
@@ -23,7 +24,10 @@ export function belongsTo<R extends Row>(
     kind: "one",
     query: (db, ids) => {
       const child = resource();
-      return db.select().from(child.table).where(childIds(db, ids).in(child.idColumn));
+      return db
+        .select(tableColumns(child.table))
+        .from(child.table)
+        .where(childIds(db, ids).in(child.idColumn));
     },
     childIds,
     group: (result, rows) => {
@@ -51,7 +55,7 @@ export function hasMany<R extends Row>(
     kind: "many",
     query: (db, ids) =>
       db
-        .select()
+        .select(tableColumns(resource().table))
         .from(resource().table)
         .where(ids.in(childFk))
         .orderBy(...order.map((c) => asc(c))),
@@ -77,18 +81,14 @@ export function manyThrough<R extends Row>(
     query: (db, ids) => {
       const child = resource();
       return db
-        .select({ ...getTableColumns(child.table), __parent: link.parent })
+        .select(keyedColumns({ ...getTableColumns(child.table), __parent: link.parent }))
         .from(link.table)
         .innerJoin(child.table, eq(child.idColumn, link.child))
         .where(ids.in(link.parent))
         .orderBy(asc(link.parent), asc(link.position));
     },
     childIds: (db, ids) => selectIds(db, link.child, link.table, ids.in(link.parent)),
-    group: (result) => {
-      const grouped = groupByParent(result as (Row & { __parent: number })[], (row) => row.__parent);
-      return new Map(
-        [...grouped].map(([parent, rows]) => [parent, rows.map(({ __parent, ...child }) => child as Row)]),
-      );
-    },
+    // The rows keep their `__parent` column: rendering reads only the included resource's fields.
+    group: (result) => groupByParent(result as (Row & { __parent: number })[], (row) => row.__parent),
   };
 }

@@ -1,6 +1,7 @@
 import { and } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { keyedColumns, tableColumns } from "../db/keyed-columns.ts";
 import type { IdSet } from "./id-set.ts";
 import type { Row } from "./render-row.ts";
 import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
@@ -27,8 +28,8 @@ export function planLoads(
     const where = and(ids.in(tr.fk), jsonIn(tr.localeColumn, ctx.locales));
     queries.push(
       trColumns === "all"
-        ? ctx.db.select().from(tr.table).where(where)
-        : ctx.db.select(trColumns).from(tr.table).where(where),
+        ? ctx.db.select(tableColumns(tr.table)).from(tr.table).where(where)
+        : ctx.db.select(keyedColumns(trColumns)).from(tr.table).where(where),
     );
     order.push(TRANSLATIONS);
   }
@@ -59,15 +60,19 @@ export function planLoads(
         if (name === TRANSLATIONS && tr) {
           const fkKey = columnKey(tr.fk);
           const localeKey = columnKey(tr.localeColumn);
+          const position = new Map(ctx.locales.map((locale, at) => [locale, at]));
+          // Row id → its translation rows at the positions of their locales in `ctx.locales`.
           const map = new Map<number, unknown>();
           for (const r of results[i] as Record<string, unknown>[]) {
+            const at = position.get(r[localeKey] as string);
+            if (at === undefined) continue;
             const id = r[fkKey] as number;
-            let byLocale = map.get(id) as Record<string, unknown> | undefined;
+            let byLocale = map.get(id) as unknown[] | undefined;
             if (!byLocale) {
-              byLocale = {};
+              byLocale = new Array(ctx.locales.length);
               map.set(id, byLocale);
             }
-            byLocale[r[localeKey] as string] = r;
+            byLocale[at] = r;
           }
           related[TRANSLATIONS] = map;
         } else {

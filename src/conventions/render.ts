@@ -3,7 +3,7 @@ import { batchAll } from "../db/client.ts";
 import { ApiError } from "../http/problem.ts";
 import { type IdSet, idList } from "./id-set.ts";
 import { planLoads } from "./load-plan.ts";
-import { type Row, renderOne } from "./render-row.ts";
+import { type Row, selectionRenderer } from "./render-row.ts";
 import type { AnyResource, NestedRendered, RenderContext } from "./resource.ts";
 import { defaultSelection, type Selection, selectionOf } from "./selection.ts";
 
@@ -42,6 +42,7 @@ export function planRender(
       def,
       child,
       childSelection,
+      render: selectionRenderer(child, childSelection),
       query: def.query(ctx.db, ids, ctx),
       loads: planLoads(ctx, child, def.childIds(ctx.db, ids), childSelection, false),
     };
@@ -72,7 +73,7 @@ export function planRender(
               const id = (child as Row).id;
               let out = rendered.get(id);
               if (!out) {
-                out = renderOne(ctx, plan.child, child as Row, related, plan.childSelection);
+                out = plan.render(child as Row, related, ctx);
                 rendered.set(id, out);
               }
               return out;
@@ -92,8 +93,9 @@ export function planRender(
       });
       const related = level1.collect(loadResults, nested);
 
+      const render = selectionRenderer(resource, selection);
       return rows.map((row) => {
-        const out = renderOne(ctx, resource, row, related, selection);
+        const out = render(row, related, ctx);
         for (const { name, def } of includePlans) {
           const children = included.get(name)?.get(row.id) ?? [];
           out[name] = def.kind === "one" ? (children[0] ?? null) : children;
@@ -113,7 +115,7 @@ async function renderDefaults(ctx: RenderContext, sets: { resource: AnyResource;
     const unique = uniqueRows(rows);
     const selection = defaultSelection(resource);
     const loads = planLoads(ctx, resource, idList(unique.map((r) => r.id)), selection, false);
-    return { resource, rows: unique, selection, loads };
+    return { rows: unique, render: selectionRenderer(resource, selection), loads };
   });
   const queries = plans.flatMap((p) => (p.rows.length > 0 ? p.loads.queries : []));
   const results = await batchAll(ctx.c, queries);
@@ -123,7 +125,7 @@ async function renderDefaults(ctx: RenderContext, sets: { resource: AnyResource;
     const own = results.slice(offset, offset + p.loads.queries.length);
     offset += own.length;
     const related = p.loads.collect(own, {});
-    return new Map(p.rows.map((row) => [row.id, renderOne(ctx, p.resource, row, related, p.selection)]));
+    return new Map(p.rows.map((row) => [row.id, p.render(row, related, ctx)]));
   });
 }
 

@@ -9,7 +9,8 @@ import type { PhaseClock } from "../lib/phase-clock.ts";
  * row; on a page of 10,000 cells that was about a seventh of the request's CPU. Here the selected
  * fields are resolved to (key, decoder) once per query and each row is built in one pass. Queries
  * drizzle maps specially (relational `db.query`, nested or joined selections, `run`) keep its own
- * mapping, so results are the same objects `db.batch` returns.
+ * mapping, so results are the same objects `db.batch` returns. A query whose columns SQL already
+ * names as drizzle keys them (`keyedColumns`) needs no new object at all: D1's row is the result.
  */
 
 interface SelectedField {
@@ -52,8 +53,12 @@ function compileMapper(prepared: PreparedQuery) {
     const decoder = decoderOf(f.field);
     return identities.has(decoder.mapFromDriverValue) ? null : decoder;
   });
+  const decoded = keys.flatMap((key, i) => {
+    const decoder = decoders[i];
+    return decoder ? [{ key, decoder }] : [];
+  });
   const n = keys.length;
-  return (row: Record<string, unknown>) => {
+  const map = (row: Record<string, unknown>) => {
     const values = Object.values(row);
     const out: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) {
@@ -63,7 +68,21 @@ function compileMapper(prepared: PreparedQuery) {
     }
     return out;
   };
+  /** D1's own row, when its columns are already named as the keys (`keyedColumns`): decoded in place. */
+  const adopt = (row: Record<string, unknown>) => {
+    for (const { key, decoder } of decoded) {
+      const value = row[key];
+      if (value !== null && value !== undefined) row[key] = decoder.mapFromDriverValue(value);
+    }
+    return row;
+  };
+  return { keys, map, adopt, plain: decoded.length === 0 };
 }
+
+const sameKeys = (row: object, keys: string[]) => {
+  const own = Object.keys(row);
+  return own.length === keys.length && own.every((k, i) => k === keys[i]);
+};
 
 function mapBatchResult(prepared: PreparedQuery, result: D1Result): unknown {
   const method = prepared.executeMethod;
@@ -73,8 +92,12 @@ function mapBatchResult(prepared: PreparedQuery, result: D1Result): unknown {
   if (!mapper || (rows.length > 0 && Object.keys(rows[0] as object).length !== prepared.fields?.length)) {
     return prepared.mapResult(result, true);
   }
-  if (method === "get") return rows.length > 0 ? mapper(rows[0] as Record<string, unknown>) : undefined;
-  return rows.map(mapper);
+  const adopt = rows.length > 0 && sameKeys(rows[0] as object, mapper.keys);
+  const one = adopt ? mapper.adopt : mapper.map;
+  if (method === "get") return rows.length > 0 ? one(rows[0] as Record<string, unknown>) : undefined;
+  if (!adopt) return rows.map(mapper.map);
+  if (!mapper.plain) for (const row of rows) mapper.adopt(row);
+  return rows;
 }
 
 export async function fastBatch<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(

@@ -7,6 +7,7 @@ import type { AnyResource } from "../../src/conventions/resource.ts";
 import { selectionOf } from "../../src/conventions/selection.ts";
 import { createDb } from "../../src/db/client.ts";
 import { fastBatch } from "../../src/db/fast-batch.ts";
+import { keyedColumns, tableColumns } from "../../src/db/keyed-columns.ts";
 import {
   brands,
   brandTranslations,
@@ -77,6 +78,59 @@ describe("batched reads", () => {
     const [theirs] = await db.batch([query()]);
     expect(ours).toEqual(theirs);
   });
+
+  it("hand over D1's own rows, decoded in place, when the selection names its columns as their keys", async () => {
+    const brandId = await createBrandRow("Keyed");
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO brand_translations (brand_id, locale, description, size_guide_file) VALUES (?, 'es-ES', 'Desc', ?)",
+      ).bind(brandId, JSON.stringify({ name: "guide.pdf", pages: 2 })),
+      env.DB.prepare(
+        "INSERT INTO contacts (id, email, is_b2b, is_customer, created_at) VALUES (990002, 'keyed@example.test', 1, 0, '2025-01-01T00:00:00Z')",
+      ),
+    ]);
+    let raw: D1Result[] = [];
+    const d1 = {
+      prepare: (query: string) => env.DB.prepare(query),
+      batch: async (statements: D1PreparedStatement[]) => {
+        raw = await env.DB.batch(statements);
+        return raw;
+      },
+    } as unknown as D1Database;
+    const db = createDb(d1);
+    const contactColumns = { id: contacts.id, b2b: contacts.isB2b, customer: contacts.isCustomer };
+    const joined = { id: brands.id, brandId: brandTranslations.brandId, name: brands.name };
+    const [translations, flags, both] = await fastBatch(db, [
+      db
+        .select(tableColumns(brandTranslations))
+        .from(brandTranslations)
+        .where(eq(brandTranslations.brandId, brandId)),
+      db.select(keyedColumns(contactColumns)).from(contacts).where(eq(contacts.id, 990002)),
+      db
+        .select(keyedColumns(joined))
+        .from(brands)
+        .innerJoin(brandTranslations, eq(brandTranslations.brandId, brands.id))
+        .where(eq(brands.id, brandId)),
+    ]);
+    const plain = createDb(env.DB);
+    const [theirTranslations, theirFlags, theirBoth] = await plain.batch([
+      plain.select().from(brandTranslations).where(eq(brandTranslations.brandId, brandId)),
+      plain.select(contactColumns).from(contacts).where(eq(contacts.id, 990002)),
+      plain
+        .select(joined)
+        .from(brands)
+        .innerJoin(brandTranslations, eq(brandTranslations.brandId, brands.id))
+        .where(eq(brands.id, brandId)),
+    ]);
+    expect(translations).toEqual(theirTranslations);
+    expect(flags).toEqual([{ id: 990002, b2b: true, customer: false }]);
+    expect(flags).toEqual(theirFlags);
+    expect(both).toEqual(theirBoth);
+    // No copy: the very objects D1 answered, their JSON and boolean columns decoded.
+    expect(translations[0]).toBe(raw[0]?.results[0]);
+    expect(translations[0]?.sizeGuideFile).toEqual({ name: "guide.pdf", pages: 2 });
+    expect(flags[0]).toBe(raw[1]?.results[0]);
+  });
 });
 
 /** The SQL a read of `resource` plans for its translations, with the request's `fields`. */
@@ -129,6 +183,20 @@ describe("translations on a read", () => {
     expect(tr(plain)["es-ES"]).not.toHaveProperty("description");
     expect(tr(asked)["es-ES"]?.description).toBe("Descripción");
     expect(tr(asked)["en-GB"]?.description).toBeNull();
+  });
+
+  it("render a locale named twice as once, at its first place", async () => {
+    const brandId = await createBrandRow("Twice");
+    await env.DB.prepare(
+      "INSERT INTO brand_translations (brand_id, locale, description) VALUES (?, 'es-ES', 'Dos veces')",
+    )
+      .bind(brandId)
+      .run();
+    const once = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB`);
+    const twice = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB,es-ES`);
+    expect(twice.status).toBe(200);
+    expect(twice.json).toEqual(once.json);
+    expect(Object.keys((twice.json as { translations: object }).translations)).toEqual(["es-ES", "en-GB"]);
   });
 });
 

@@ -1,9 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
 import { idsFilter, stringsFilter, viaRelated } from "../../conventions/filters.ts";
 import { defineResource, type FieldDef } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
+import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
   priceLists,
   priceListVariantPrices,
@@ -33,8 +33,6 @@ interface VariantInfo {
   variantName: string | null;
   productName: string | null;
 }
-
-const as = <T>(column: SQLiteColumn, alias: string) => sql<T>`${column}`.as(alias);
 
 const info = (row: VariantPriceRow, related: Record<string, Map<number, unknown>>) =>
   related.variantInfo?.get(row.id) as VariantInfo | undefined;
@@ -105,20 +103,22 @@ export const variantPriceResource = defineResource<{
     variantInfo: {
       query: (db, ids, ctx) =>
         db
-          // Every column aliased: in a D1 batch rows map by column name (`id`, `internal_id` and
-          // `name` appear in several of these tables).
-          .select({
-            id: as<number>(variants.id, "v_id"),
-            internalId: as<string | null>(variants.internalId, "v_internal_id"),
-            sku: as<string | null>(variants.sku, "v_sku"),
-            ean: as<string | null>(variants.ean, "v_ean"),
-            productId: as<number>(products.id, "p_id"),
-            productInternalId: as<string | null>(products.internalId, "p_internal_id"),
-            supplierId: as<number | null>(suppliers.id, "s_id"),
-            supplierInternalId: as<string | null>(suppliers.internalId, "s_internal_id"),
-            variantName: as<string | null>(variantTranslations.name, "v_name"),
-            productName: as<string | null>(productTranslations.name, "p_name"),
-          })
+          // Every column named as its key (`id`, `internal_id` and `name` appear in several of
+          // these tables, and in a D1 batch rows map by column name).
+          .select(
+            keyedColumns({
+              id: variants.id,
+              internalId: variants.internalId,
+              sku: variants.sku,
+              ean: variants.ean,
+              productId: products.id,
+              productInternalId: products.internalId,
+              supplierId: suppliers.id,
+              supplierInternalId: suppliers.internalId,
+              variantName: variantTranslations.name,
+              productName: productTranslations.name,
+            }),
+          )
           .from(variants)
           .innerJoin(products, eq(products.id, variants.productId))
           .leftJoin(suppliers, eq(suppliers.id, products.supplierId))

@@ -14,6 +14,7 @@ import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated } from "../../conventions/sql.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
+import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
   productCategories,
   productImages,
@@ -111,7 +112,7 @@ export const productResource = defineResource<{
     variantsCount: {
       query: (db, ids) =>
         db
-          .select({ productId: variants.productId, n: count() })
+          .select(keyedColumns({ productId: variants.productId, n: count() }))
           .from(variants)
           .where(ids.in(variants.productId))
           .groupBy(variants.productId),

@@ -3,8 +3,9 @@ import { column } from "../../conventions/column-field.ts";
 import { defineResource, type RenderContext } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
+import { keyedColumns, tableColumns } from "../../db/keyed-columns.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
-import { marketByKey } from "../../lib/locales.ts";
+import { MARKETS } from "../../lib/locales.ts";
 import { type Money, money, storedMoney } from "../../lib/money.ts";
 import { productIdParam, VariantSchema } from "./variants.schema.ts";
 
@@ -20,17 +21,20 @@ export interface MarketPrice {
 }
 
 /** The flash offer within its window (UTC dates, inclusive), else the offer price, else the list price. */
-function marketPrice(row: PriceRow, today: string): MarketPrice {
-  const currency = row.currency;
+function sellingPrice(row: PriceRow, today: string): Money | null {
   const flashActive =
     row.flashPrice !== null &&
     row.flashValidFrom !== null &&
     row.flashValidUntil !== null &&
     row.flashValidFrom <= today &&
     today <= row.flashValidUntil;
-  const selling = flashActive ? row.flashPrice : (row.offerPrice ?? row.listPrice);
+  return money(flashActive ? row.flashPrice : (row.offerPrice ?? row.listPrice), row.currency);
+}
+
+function marketPrice(row: PriceRow, today: string): MarketPrice {
+  const currency = row.currency;
   return {
-    selling_price: money(selling, currency),
+    selling_price: sellingPrice(row, today),
     list_price: money(row.listPrice, currency),
     offer_price: money(row.offerPrice, currency),
     flash_offer:
@@ -46,20 +50,23 @@ function marketPrice(row: PriceRow, today: string): MarketPrice {
 
 type PricesByVariant = Map<number, Map<string, PriceRow>>;
 
-/** One entry per market of the requested locales: `show` of its price, or null where the variant has none. */
+// A Set: the check runs for every price row of a page.
+const KNOWN_MARKETS = new Set(MARKETS.map((m) => m.key));
+
+/** One entry per market of the requested locales: `show` of its price row, or null where the variant has none. */
 function byRequestedMarket<T>(
   row: VariantRow,
   related: Record<string, Map<number, unknown>>,
   ctx: RenderContext,
-  show: (price: MarketPrice) => T,
+  show: (price: PriceRow, today: string) => T,
 ) {
   const byMarket = (related.prices as PricesByVariant | undefined)?.get(row.id);
-  return Object.fromEntries(
-    ctx.markets.map((m) => {
-      const price = byMarket?.get(m);
-      return [m, price ? show(marketPrice(price, ctx.today)) : null];
-    }),
-  );
+  const out: Record<string, T | null> = {};
+  for (const m of ctx.markets) {
+    const price = byMarket?.get(m);
+    out[m] = price ? show(price, ctx.today) : null;
+  }
+  return out;
 }
 
 export const variantResource = defineResource<{
@@ -105,7 +112,7 @@ export const variantResource = defineResource<{
       into: "prices",
       needs: ["prices"],
       render: (r, related, ctx) =>
-        byRequestedMarket(r, related, ctx, (price) => ({ selling_price: price.selling_price })),
+        byRequestedMarket(r, related, ctx, (price, today) => ({ selling_price: sellingPrice(price, today) })),
     },
     min_quantity: column(variants.minQuantity),
     quantity_factor: column(variants.quantityFactor),
@@ -114,7 +121,7 @@ export const variantResource = defineResource<{
     cost_price: { render: (r) => money(r.costPriceAmount, r.costPriceCurrency) },
     prices: {
       needs: ["prices"],
-      render: (r, related, ctx) => byRequestedMarket(r, related, ctx, (price) => price),
+      render: (r, related, ctx) => byRequestedMarket(r, related, ctx, marketPrice),
     },
   },
   translations: {
@@ -127,13 +134,13 @@ export const variantResource = defineResource<{
     prices: {
       query: (db, ids, ctx) =>
         db
-          .select()
+          .select(tableColumns(variantPrices))
           .from(variantPrices)
           .where(and(ids.in(variantPrices.variantId), jsonIn(variantPrices.market, ctx.markets))),
       collect: (result) => {
         const out: PricesByVariant = new Map();
         for (const row of result as PriceRow[]) {
-          if (!marketByKey(row.market)) continue;
+          if (!KNOWN_MARKETS.has(row.market)) continue;
           let byMarket = out.get(row.variantId);
           if (!byMarket) {
             byMarket = new Map();
@@ -147,7 +154,7 @@ export const variantResource = defineResource<{
     stockManagement: {
       query: (db, ids) =>
         db
-          .select({ id: variants.id, mode: products.stockManagement })
+          .select(keyedColumns({ id: variants.id, mode: products.stockManagement }))
           .from(variants)
           .innerJoin(products, eq(products.id, variants.productId))
           .where(ids.in(variants.id)),
