@@ -24,7 +24,7 @@ export interface Bindings extends Env {
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 /** D1 work of one request: round trips, and rows read as D1 bills them (`meta.rows_read`). */
-export interface DbStats {
+interface DbStats {
   roundTrips: number;
   rowsRead: number;
 }
