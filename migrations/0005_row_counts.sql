@@ -98,3 +98,30 @@ END;
 CREATE TRIGGER `webhooks_row_count_delete` AFTER DELETE ON `webhooks` BEGIN
 	UPDATE `row_counts` SET `n` = `n` - 1 WHERE `table_name` = 'webhooks';
 END;
+--> statement-breakpoint
+-- The contacts list always has a view (`view` is required): each view's matches are counted too,
+-- under `contacts:<view>`, with the conditions of VIEWS in src/resources/contacts/contacts.resource.ts.
+INSERT INTO `row_counts` (`table_name`, `n`) VALUES
+	('contacts:customers', (SELECT count(*) FROM `contacts` WHERE `contacts`.`is_customer` = 1)),
+	('contacts:subscribers', (SELECT count(*) FROM `contacts` WHERE `contacts`.`mkt_state` <> 'not_subscribed'));
+--> statement-breakpoint
+CREATE TRIGGER `contacts_view_count_insert` AFTER INSERT ON `contacts` BEGIN
+	INSERT INTO `row_counts` (`table_name`, `n`) SELECT 'contacts:customers', 1 WHERE NEW.`is_customer` = 1
+		ON CONFLICT (`table_name`) DO UPDATE SET `n` = `n` + 1;
+	INSERT INTO `row_counts` (`table_name`, `n`) SELECT 'contacts:subscribers', 1 WHERE NEW.`mkt_state` <> 'not_subscribed'
+		ON CONFLICT (`table_name`) DO UPDATE SET `n` = `n` + 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `contacts_view_count_delete` AFTER DELETE ON `contacts` BEGIN
+	UPDATE `row_counts` SET `n` = `n` - 1 WHERE `table_name` = 'contacts:customers' AND OLD.`is_customer` = 1;
+	UPDATE `row_counts` SET `n` = `n` - 1 WHERE `table_name` = 'contacts:subscribers' AND OLD.`mkt_state` <> 'not_subscribed';
+END;
+--> statement-breakpoint
+CREATE TRIGGER `contacts_view_count_update` AFTER UPDATE OF `is_customer`, `mkt_state` ON `contacts` BEGIN
+	UPDATE `row_counts` SET `n` = `n` - 1 WHERE `table_name` = 'contacts:customers' AND OLD.`is_customer` = 1;
+	INSERT INTO `row_counts` (`table_name`, `n`) SELECT 'contacts:customers', 1 WHERE NEW.`is_customer` = 1
+		ON CONFLICT (`table_name`) DO UPDATE SET `n` = `n` + 1;
+	UPDATE `row_counts` SET `n` = `n` - 1 WHERE `table_name` = 'contacts:subscribers' AND OLD.`mkt_state` <> 'not_subscribed';
+	INSERT INTO `row_counts` (`table_name`, `n`) SELECT 'contacts:subscribers', 1 WHERE NEW.`mkt_state` <> 'not_subscribed'
+		ON CONFLICT (`table_name`) DO UPDATE SET `n` = `n` + 1;
+END;

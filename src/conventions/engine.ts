@@ -8,7 +8,7 @@ import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "../lib/locales.ts";
 import { utcDate } from "../lib/time.ts";
 import { idList, idQuery } from "./id-set.ts";
-import { totalQuery } from "./list-total.ts";
+import { keptCountKey, totalQuery } from "./list-total.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
 import { planRender } from "./render.ts";
@@ -90,7 +90,7 @@ export async function listResource(
       )
     : undefined;
   const [totals, pageRows, ...rest] = await batchAll(c, [
-    totalQuery(ctx.db, resource, where),
+    totalQuery(ctx.db, resource, where, keptCountKey(resource, query, where, extraWhere !== undefined)),
     pageQuery(resource, ctx, where, sort, perPage, offset, rowColumns(resource)),
     ...(parent ? [parent.query] : []),
     ...(plan?.queries ?? []),

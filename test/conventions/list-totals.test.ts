@@ -12,6 +12,7 @@ import {
   createProduct,
   createSupplierRow,
 } from "../support/factories/catalog.ts";
+import { createContact } from "../support/factories/contacts.ts";
 import { jobLogs, submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
 
@@ -25,7 +26,7 @@ const tableRows = async (table: string) =>
 
 /** The list's `pagination.total` without any filter (contacts: its required view, counted as filtered). */
 async function listTotal(path: string) {
-  const res = await api(`${path}?per_page=1`);
+  const res = await api(`${path}${path.includes("?") ? "&" : "?"}per_page=1`);
   expect(res.status, res.text).toBe(200);
   return res.json.pagination.total as number;
 }
@@ -125,6 +126,43 @@ describe("an unfiltered list's total is the row count kept with every write", ()
     await runJobRetention(env, Date.parse("2026-11-20T12:00:00Z"));
     expect(await listTotal("/api/v1/jobs")).toBeLessThanOrEqual(before - 1);
     await expectExact("jobs");
+  });
+
+  it("the contacts views (the list's required filter) keep their totals through inserts, updates and deletes", async () => {
+    const viewRows = async (condition: string) =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM contacts WHERE ${condition}`).first<{ n: number }>())
+        ?.n;
+    const expectViews = async () => {
+      expect(await listTotal("/api/v1/contacts?view=customers")).toBe(await viewRows("is_customer = 1"));
+      expect(await listTotal("/api/v1/contacts?view=subscribers")).toBe(
+        await viewRows("mkt_state <> 'not_subscribed'"),
+      );
+    };
+    const customers = await listTotal("/api/v1/contacts?view=customers");
+    await createContact({ isCustomer: true, mktState: "subscribed" });
+    const a = await createContact({ isCustomer: false, mktState: "unsubscribed" });
+    const b = await createContact({ isCustomer: true, mktState: "not_subscribed" });
+    expect(await listTotal("/api/v1/contacts?view=customers")).toBe(customers + 2);
+    await expectViews();
+    await env.DB.prepare("UPDATE contacts SET is_customer = 1, mkt_state = 'not_subscribed' WHERE id = ?")
+      .bind(a)
+      .run();
+    await env.DB.prepare("UPDATE contacts SET orders_count = orders_count + 1 WHERE id = ?").bind(b).run();
+    await expectViews();
+    await env.DB.prepare("DELETE FROM contacts WHERE id IN (?, ?)").bind(a, b).run();
+    await expectViews();
+    // With another filter too, the matches are counted.
+    const both = await api("/api/v1/contacts?view=customers&is_b2b=true&per_page=1");
+    expect(both.json.pagination.total).toBe(await viewRows("is_customer = 1 AND is_b2b = 1"));
+  });
+
+  it("a contacts view reads its kept count: its rows read do not grow with the contacts", async () => {
+    const before = await api("/api/v1/contacts?view=customers&per_page=1");
+    for (let i = 0; i < 10; i++) await createContact({ isCustomer: true });
+    const after = await api("/api/v1/contacts?view=customers&per_page=1");
+    expect(after.json.pagination.total).toBe(before.json.pagination.total + 10);
+    expect(rowsRead(after.headers)).toBeGreaterThan(0);
+    expect(rowsRead(after.headers)).toBe(rowsRead(before.headers));
   });
 
   it("a filtered list still counts its matches", async () => {

@@ -119,6 +119,16 @@ describe("demo seed (scale 1)", () => {
       const res = await api(`/api/v1/${path}?per_page=1`, auth(DEV_KEY));
       expect(res.json.pagination.total, path).toBe(c[table]);
     }
+    for (const [view, condition] of [
+      ["customers", "is_customer = 1"],
+      ["subscribers", "mkt_state <> 'not_subscribed'"],
+    ]) {
+      const rows = await env.DB.prepare(`SELECT count(*) AS n FROM contacts WHERE ${condition}`).first<{
+        n: number;
+      }>();
+      const res = await api(`/api/v1/contacts?view=${view}&per_page=1`, auth(DEV_KEY));
+      expect(res.json.pagination.total, view).toBe(rows?.n);
+    }
   });
 
   it("builds a category tree at least three levels deep, with unpublished ones", async () => {
