@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only bulk|accept|memory|cpu] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only bulk|accept|memory|cpu] [-- --accept-runs N] [-- --memory-jobs N] [-- --compare-scale N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
@@ -16,6 +16,8 @@ import { parseArgs } from "node:util";
 import { type AcceptStage, runAcceptShapes } from "./lib/accept-shapes.ts";
 import { type BulkStage, inProcessBulk, runBulkJobs } from "./lib/bulk-stage.ts";
 import { buildBundle, bundleConfig } from "./lib/bundle.ts";
+import { type CompareStage, runCompareCatalog } from "./lib/compare-catalog.ts";
+import { type CostStage, measureStorage, probeRowsRead, type RowsReadProbe } from "./lib/cost-stage.ts";
 import { createState, loadSeed, snapshot, tableCounts } from "./lib/database.ts";
 import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
@@ -41,6 +43,8 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
   --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
+  --compare-scale N a second, smaller catalog (default scale / 10; 0: none) seeded in a state of its
+                    own and served by its own wrangler dev: each read scenario's D1 rows read there
   --render       only rewrite RESULTS.md from the results.json already in the output dir
 
 Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 10 MB bulk bodies
@@ -67,6 +71,7 @@ async function main(argv: string[]) {
       only: { type: "string", multiple: true },
       "accept-runs": { type: "string" },
       "memory-jobs": { type: "string" },
+      "compare-scale": { type: "string" },
       render: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -101,6 +106,8 @@ async function main(argv: string[]) {
           : true;
   const acceptRuns = Math.round(num(values["accept-runs"], quick ? 1 : 3, "accept-runs"));
   const memoryJobs = Math.round(num(values["memory-jobs"], quick ? 2 : 20, "memory-jobs"));
+  const compareScale =
+    values["compare-scale"] === "0" ? 0 : num(values["compare-scale"], scale / 10, "compare-scale");
   const outDir = values.out ?? (quick ? join(BENCH_DIR, ".data", "quick") : BENCH_DIR);
   if (values.render) {
     const saved = JSON.parse(readFileSync(join(outDir, "results.json"), "utf8")) as Results;
@@ -139,6 +146,7 @@ async function main(argv: string[]) {
     "categories",
   ]);
   const list = scenarios(sqliteFile);
+  const storage = measureStorage(sqliteFile);
   snapshot(sqliteFile, floorFile);
   const bundle = buildBundle(join(workDir, "bundle"));
   setup.bundle_build = bundle.buildMs;
@@ -157,6 +165,8 @@ async function main(argv: string[]) {
   let accept: AcceptStage | undefined;
   let memory: MemoryStage | undefined;
   let cpu: CpuStage | undefined;
+  let mainRowsRead = new Map<string, RowsReadProbe>();
+  let compareRowsRead = new Map<string, RowsReadProbe>();
   try {
     if (server && runs("reads")) {
       reads = await measureReads({
@@ -167,6 +177,7 @@ async function main(argv: string[]) {
         seconds,
         errors,
       });
+      mainRowsRead = await probeRowsRead(server.origin, secret, list);
     }
     if (server && runs("bulk")) {
       bulk = await runBulkJobs({
@@ -193,6 +204,23 @@ async function main(argv: string[]) {
   } finally {
     if (server) await stopDevServer(server);
   }
+  // The second catalog, after the first server stopped: one wrangler dev at a time on the machine.
+  const compareStages: CompareStage[] = [];
+  if (runs("reads"))
+    compareStages.push(async (catalog) => {
+      compareRowsRead = await probeRowsRead(catalog.origin, catalog.secret, catalog.scenarios);
+    });
+  if (compareScale > 0 && compareStages.length > 0) {
+    await runCompareCatalog({ scale: compareScale, workDir, bundle, secret, stages: compareStages, errors });
+  }
+  const cost: CostStage = {
+    scale,
+    compareScale: compareScale > 0 ? compareScale : null,
+    rowsRead: list
+      .filter((x) => x.kind === "read")
+      .map((x) => ({ key: x.key, main: mainRowsRead.get(x.key), compare: compareRowsRead.get(x.key) })),
+    storage,
+  };
   if (runs("memory")) {
     // Before the floors, which write on floor.sqlite: the jobs run on a pre-job copy of their own.
     const memoryFile = join(workDir, "memory.sqlite");
@@ -241,6 +269,7 @@ async function main(argv: string[]) {
     accept,
     memory,
     cpu,
+    cost,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };

@@ -23,6 +23,12 @@ export interface Bindings extends Env {
 /** drizzle over D1 (or a D1 session); `$client` is the binding itself, for raw batches (src/db/raw.ts). */
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
+/** D1 work of one request: round trips, and rows read as D1 bills them (`meta.rows_read`). */
+interface DbStats {
+  roundTrips: number;
+  rowsRead: number;
+}
+
 export interface AuthenticatedKey {
   id: number;
   scopes: readonly Scope[];
@@ -32,8 +38,8 @@ interface Variables {
   requestId: string;
   /** Database handle bound to this request's D1 session. */
   db: Db;
-  /** Counts D1 round trips of this request (reported in Server-Timing). */
-  dbStats: { roundTrips: number };
+  /** Counts D1 round trips of this request and the rows they read (reported in Server-Timing). */
+  dbStats: DbStats;
   /** Where this request's time goes (validation, D1, mapping, rendering, JSON, ETag), in Server-Timing. */
   phases: PhaseClock;
   apiKey: AuthenticatedKey;

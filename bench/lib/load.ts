@@ -3,6 +3,8 @@ import autocannon from "autocannon";
 export interface ServerTiming {
   appMs: number | null;
   roundTrips: number | null;
+  /** D1 rows read (`d1-rows`), as D1 bills them. */
+  rowsRead: number | null;
 }
 
 /** `app;dur=12, d1;desc="round trips";dur=3` → {appMs: 12, roundTrips: 3}. */
@@ -12,7 +14,7 @@ export function parseServerTiming(header: string | null | undefined): ServerTimi
     const dur = part ? /dur=([\d.]+)/.exec(part)?.[1] : undefined;
     return dur === undefined ? null : Number(dur);
   };
-  return { appMs: metric("app"), roundTrips: metric("d1") };
+  return { appMs: metric("app"), roundTrips: metric("d1"), rowsRead: metric("d1-rows") };
 }
 
 export interface Probe extends ServerTiming {
@@ -22,7 +24,7 @@ export interface Probe extends ServerTiming {
 
 /** A few sequential requests (warm-up); returns what the last one said. */
 export async function probe(origin: string, path: string, secret: string, times = 5): Promise<Probe> {
-  let last: Probe = { status: 0, bytes: 0, appMs: null, roundTrips: null };
+  let last: Probe = { status: 0, bytes: 0, appMs: null, roundTrips: null, rowsRead: null };
   for (let i = 0; i < times; i++) {
     const res = await fetch(origin + path, { headers: { authorization: `Bearer ${secret}` } });
     const body = await res.arrayBuffer();

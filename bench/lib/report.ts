@@ -1,3 +1,4 @@
+import { costSection } from "./report-cost.ts";
 import { cpuSection, cpuTargets } from "./report-cpu.ts";
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
 import { type BulkResult, derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
@@ -264,6 +265,10 @@ export function renderMarkdown(r: Results): string {
     "## Heap of the bulk path (issue 10)",
     "",
     ...memorySection(r),
+    "",
+    "## Cost at scale: D1 rows read and storage (issue 14)",
+    "",
+    ...costSection(r),
     "",
     "## Targets (issues 6, 10 and 14)",
     "",

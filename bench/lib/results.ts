@@ -3,6 +3,7 @@ import type { AcceptStage } from "./accept-shapes.ts";
 import type { BulkPayload, BulkRun } from "./bulk.ts";
 import type { BulkFloor } from "./bulk-floor.ts";
 import type { BundleSize } from "./bundle.ts";
+import type { CostStage } from "./cost-stage.ts";
 import type { RoundTrip } from "./d1-shim.ts";
 import type { SqlFloor } from "./floors.ts";
 import type { LoadResult, Probe } from "./load.ts";
@@ -105,6 +106,8 @@ export interface Results {
   memory?: MemoryStage;
   /** Issue 14: Worker CPU per request (also measured by a full run's reads). */
   cpu?: CpuStage;
+  /** Issue 14: D1 rows read per read at two catalog sizes, and bytes per product. */
+  cost?: CostStage;
   errors: string[];
   totalSeconds: number;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
@@ -9,6 +9,7 @@ import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "../lib/locales.ts";
 import { utcDate } from "../lib/time.ts";
 import { idList, idQuery } from "./id-set.ts";
+import { keptCountKey, totalQuery } from "./list-total.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
 import { planRender } from "./render.ts";
@@ -90,7 +91,7 @@ export async function listResource(
       )
     : undefined;
   const [totals, pageRows, ...rest] = await batchAll(c, [
-    ctx.db.select({ n: count() }).from(resource.table).where(where),
+    totalQuery(ctx.db, resource, where, keptCountKey(resource, query, where, extraWhere !== undefined)),
     pageQuery(resource, ctx, where, sort, perPage, offset, rowColumns(resource)),
     ...(parent ? [parent.query] : []),
     ...(plan?.queries ?? []),

@@ -6,7 +6,7 @@ import type { IdSet } from "./id-set.ts";
 import type { Row } from "./render-row.ts";
 import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
 import type { Selection } from "./selection.ts";
-import { columnKey, jsonIn } from "./sql.ts";
+import { columnKey, keyIn } from "./sql.ts";
 
 /** The key of a page's translations in `Related`. */
 export const TRANSLATIONS = "__translations";
@@ -25,7 +25,7 @@ export function planLoads(
   const tr = resource.translations;
   const trColumns = tr ? translationColumns(tr, selection.translated) : null;
   if (tr && trColumns !== null && selection.translated.length > 0) {
-    const where = and(ids.in(tr.fk), jsonIn(tr.localeColumn, ctx.locales));
+    const where = and(ids.in(tr.fk), keyIn(tr.localeColumn, ctx.locales));
     queries.push(
       trColumns === "all"
         ? ctx.db.select(tableColumns(tr.table)).from(tr.table).where(where)

@@ -104,6 +104,11 @@ export interface FilterDef {
   schema: z.ZodType;
   where: (value: never, ctx: RenderContext) => SQL | undefined;
   required?: boolean;
+  /**
+   * The `row_counts` key that triggers keep for this value's matches (migration 0005), read as the
+   * total when this filter is the list's only condition; absent: the matches are counted.
+   */
+  keptCount?: (value: never) => string;
 }
 
 type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };

@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { SUPPORTED_LOCALES } from "../lib/locales.ts";
 
@@ -6,6 +6,14 @@ import { SUPPORTED_LOCALES } from "../lib/locales.ts";
 
 export const jsonIn = (column: SQLiteColumn | SQL, values: readonly (string | number)[]) =>
   sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+/**
+ * A few values (locales, markets) of the second column of an `(owner, key)` primary key, as bound
+ * parameters: SQLite then searches the index on both columns and reads only the rows it returns.
+ * With a `json_each` list it searched by owner alone and read every key of each owner (14 locales
+ * read for one).
+ */
+export const keyIn = (column: SQLiteColumn, values: readonly string[]) => inArray(column, [...values]);
 
 export const jsonInNoCase = (column: SQLiteColumn, values: readonly string[]) =>
   sql`${column} COLLATE NOCASE IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;

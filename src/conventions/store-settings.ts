@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { countTrip } from "../db/client.ts";
+import { countRowsRead, countTrip } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, type ProblemDetailItem } from "../http/problem.ts";
 import { SUPPORTED_LOCALES } from "../lib/locales.ts";
@@ -24,10 +24,12 @@ const DEFAULTS: StoreSettings = {
 export async function getStoreSettings(c: Context<AppEnv>): Promise<StoreSettings> {
   if (cached && cached.expires > Date.now()) return cached.settings;
   countTrip(c);
-  const [storeRows, translationRows] = await c.env.DB.batch([
+  const results = await c.env.DB.batch([
     c.env.DB.prepare("SELECT primary_locale, enabled_locales FROM store WHERE id = 1"),
     c.env.DB.prepare("SELECT locale, domain FROM store_translations"),
   ]);
+  countRowsRead(c, results);
+  const [storeRows, translationRows] = results;
   const row = storeRows?.results[0] as { primary_locale: string; enabled_locales: string } | undefined;
   const settings: StoreSettings = row
     ? {

@@ -4,7 +4,7 @@ import { DrizzleD1Database, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Db } from "../env.ts";
-import { fastBatch } from "./fast-batch.ts";
+import { fastBatch, rowsReadOf } from "./fast-batch.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -56,9 +56,10 @@ export async function batch<T extends readonly [BatchItem<"sqlite">, ...BatchIte
   c: Context<AppEnv>,
   queries: T,
 ) {
-  c.get("dbStats").roundTrips++;
+  const stats = c.get("dbStats");
+  stats.roundTrips++;
   const phases = c.get("phases");
-  const results = await fastBatch(c.get("db"), queries, phases);
+  const results = await fastBatch(c.get("db"), queries, phases, stats);
   // What a handler does with a batch's results is rendering them.
   phases?.enter("render");
   return results;
@@ -73,4 +74,12 @@ export async function batchAll(c: Context<AppEnv>, queries: BatchItem<"sqlite">[
 /** Counts one round trip for a single query run outside `batch`. */
 export function countTrip(c: Context<AppEnv>) {
   c.get("dbStats").roundTrips++;
+}
+
+/**
+ * Adds the rows D1 read for results of a query run outside `batch` (drizzle's single-statement
+ * `get`/`all` go through `raw()`, which answers no `meta`: only D1 results carry it).
+ */
+export function countRowsRead(c: Context<AppEnv>, results: readonly D1Result[]) {
+  c.get("dbStats").rowsRead += rowsReadOf(results);
 }

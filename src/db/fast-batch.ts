@@ -100,10 +100,19 @@ function mapBatchResult(prepared: PreparedQuery, result: D1Result): unknown {
   return rows;
 }
 
+/** Rows D1 read (and bills) for these results, summed from each result's `meta.rows_read`. */
+export function rowsReadOf(results: readonly D1Result[]): number {
+  let n = 0;
+  for (const r of results) n += r.meta?.rows_read ?? 0;
+  return n;
+}
+
+/** `stats`, when given, gains the rows the batch read. */
 export async function fastBatch<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
   db: Db,
   queries: T,
   phases?: PhaseClock,
+  stats?: { rowsRead: number },
 ): Promise<BatchResponse<T>> {
   const prepared = queries.map((q) => (q as unknown as { _prepare(): PreparedQuery })._prepare());
   const d1 = (db as unknown as { $client: D1Database }).$client;
@@ -114,6 +123,7 @@ export async function fastBatch<T extends readonly [BatchItem<"sqlite">, ...Batc
       return params.length > 0 ? p.stmt.bind(...params) : p.stmt;
     }),
   );
+  if (stats) stats.rowsRead += rowsReadOf(results);
   phases?.enter("map");
   return results.map((r, i) => mapBatchResult(prepared[i] as PreparedQuery, r)) as BatchResponse<T>;
 }

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { countRowsRead } from "../db/client.ts";
 import type { AppEnv, AuthenticatedKey } from "../env.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { isoSeconds } from "../lib/time.ts";
@@ -63,17 +64,19 @@ async function lookup(c: Context<AppEnv>, hash: string): Promise<CachedKey> {
   // The lookup goes by the SHA-256 of the secret through a UNIQUE index, never by the secret, and
   // the stored hash is then compared with the computed one in constant time: no step of the check
   // takes longer the more of a guessed key is right.
-  const row = await c.env.DB.prepare(
+  const found = await c.env.DB.prepare(
     "SELECT id, key_hash, scopes, revoked_at, last_used_at FROM api_keys WHERE key_hash = ?",
   )
     .bind(hash)
-    .first<{
+    .all<{
       id: number;
       key_hash: string;
       scopes: string;
       revoked_at: string | null;
       last_used_at: string | null;
     }>();
+  countRowsRead(c, [found]);
+  const row = found.results[0] ?? null;
   const valid = row !== null && constantTimeEqual(row.key_hash, hash) && row.revoked_at === null;
   const entry: CachedKey = {
     key: valid ? { id: row.id, scopes: JSON.parse(row.scopes) as Scope[] } : null,

@@ -38,7 +38,7 @@ function harness(handler: () => Promise<Response>, database: D1Database = env.DB
   const app = new Hono<AppEnv>();
   app.use("*", async (c, next) => {
     c.set("requestId", crypto.randomUUID());
-    c.set("dbStats", { roundTrips: 0 });
+    c.set("dbStats", { roundTrips: 0, rowsRead: 0 });
     c.set("db", createDb(database));
     c.set("apiKey", { id: 1000, scopes: ["write"] });
     c.set("rawBody", new Uint8Array(await c.req.arrayBuffer()));

@@ -103,6 +103,34 @@ describe("demo seed (scale 1)", () => {
     expect(domains?.n).toBe(14);
   });
 
+  it("leaves every unfiltered list's total equal to its table's rows (the kept counts follow the seed)", async () => {
+    await load(await buildSeed({ includeLocalKeys: true }));
+    const c = await counts();
+    for (const [path, table] of [
+      ["brands", "brands"],
+      ["categories", "categories"],
+      ["suppliers", "suppliers"],
+      ["products", "products"],
+      ["price-lists", "price_lists"],
+      ["reviews", "reviews"],
+      ["orders", "orders"],
+      ["jobs", "jobs"],
+    ] as const) {
+      const res = await api(`/api/v1/${path}?per_page=1`, auth(DEV_KEY));
+      expect(res.json.pagination.total, path).toBe(c[table]);
+    }
+    for (const [view, condition] of [
+      ["customers", "is_customer = 1"],
+      ["subscribers", "mkt_state <> 'not_subscribed'"],
+    ]) {
+      const rows = await env.DB.prepare(`SELECT count(*) AS n FROM contacts WHERE ${condition}`).first<{
+        n: number;
+      }>();
+      const res = await api(`/api/v1/contacts?view=${view}&per_page=1`, auth(DEV_KEY));
+      expect(res.json.pagination.total, view).toBe(rows?.n);
+    }
+  });
+
   it("builds a category tree at least three levels deep, with unpublished ones", async () => {
     const depth = await env.DB.prepare(
       `WITH RECURSIVE tree(id, depth) AS (

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { countTrip } from "../../db/client.ts";
+import { countRowsRead, countTrip } from "../../db/client.ts";
 import { rawBatch } from "../../db/raw.ts";
 import type { AppEnv, Bindings } from "../../env.ts";
 import { type ChunkPlanner, type ChunkRange, payloadKey } from "./chunking.ts";
@@ -28,7 +28,7 @@ export async function acceptBulkJob(
   const d1 = c.get("db").$client;
   const first = records.chunks[0] as ChunkRange;
   countTrip(c);
-  await rawBatch(d1, jobInserts(jobId, type, records, params, c.get("apiKey").id));
+  countRowsRead(c, await rawBatch(d1, jobInserts(jobId, type, records, params, c.get("apiKey").id)));
   try {
     await c.env.PAYLOADS.put(payloadKey(jobId), c.get("rawBody") ?? new Uint8Array(), {
       httpMetadata: { contentType: "application/json" },

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
 import { defineResource, type RenderContext } from "../../conventions/resource.ts";
-import { jsonIn } from "../../conventions/sql.ts";
+import { keyIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { keyedColumns, tableColumns } from "../../db/keyed-columns.ts";
 import { products, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
@@ -136,7 +136,7 @@ export const variantResource = defineResource<{
         db
           .select(tableColumns(variantPrices))
           .from(variantPrices)
-          .where(and(ids.in(variantPrices.variantId), jsonIn(variantPrices.market, ctx.markets))),
+          .where(and(ids.in(variantPrices.variantId), keyIn(variantPrices.market, ctx.markets))),
       collect: (result) => {
         const out: PricesByVariant = new Map();
         for (const row of result as PriceRow[]) {
