@@ -210,9 +210,27 @@ async function main(argv: string[]) {
     compareStages.push(async (catalog) => {
       compareRowsRead = await probeRowsRead(catalog.origin, catalog.secret, catalog.scenarios);
     });
+  // The bulk jobs again on the smaller catalog: throughput must not fall as the catalog grows.
+  let compareBulk: { scale: number; stages: BulkStage[]; serverFile: string } | undefined;
+  if (runs("bulk"))
+    compareStages.push(async (catalog) => {
+      const stages = await runBulkJobs({
+        origin: catalog.origin,
+        secret: catalog.secret,
+        runId,
+        bulkBytes,
+        floorFile: catalog.floorFile,
+        workDir: catalog.workDir,
+        timeoutMs: quick ? 120_000 : 30 * 60_000,
+        errors,
+      });
+      compareBulk = { scale: catalog.scale, stages, serverFile: catalog.sqliteFile };
+    });
   if (compareScale > 0 && compareStages.length > 0) {
     await runCompareCatalog({ scale: compareScale, workDir, bundle, secret, stages: compareStages, errors });
   }
+  // Its floors once its server stopped, on its own pre-job copy.
+  if (compareBulk) for (const b of compareBulk.stages) b.floor(compareBulk.serverFile);
   const cost: CostStage = {
     scale,
     compareScale: compareScale > 0 ? compareScale : null,
@@ -265,6 +283,7 @@ async function main(argv: string[]) {
     data,
     reads,
     bulk: bulk.map((b) => b.result),
+    compareBulk: compareBulk && { scale: compareBulk.scale, jobs: compareBulk.stages.map((b) => b.result) },
     bundle: bundle.size,
     accept,
     memory,
@@ -294,7 +313,10 @@ async function main(argv: string[]) {
 function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const merged = { ...saved };
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
-  if (only.includes("bulk")) merged.bulk = fresh.bulk;
+  if (only.includes("bulk")) {
+    merged.bulk = fresh.bulk;
+    merged.compareBulk = fresh.compareBulk;
+  }
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
   if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { type Scenario, scenarios } from "../scenarios.ts";
 import { type Bundle, bundleConfig } from "./bundle.ts";
-import { createState, loadSeed } from "./database.ts";
+import { createState, loadSeed, snapshot } from "./database.ts";
 import { log } from "./log.ts";
 import { startDevServer, stopDevServer } from "./server.ts";
 
@@ -12,12 +12,14 @@ interface CatalogServer {
   secret: string;
   /** Its SQLite file (read it only: the server owns it). */
   sqliteFile: string;
+  /** A copy of the seeded catalog taken before the server started (what bulk floors write on). */
+  floorFile: string;
   workDir: string;
   /** The read scenarios with ids picked from this catalog. */
   scenarios: Scenario[];
 }
 
-/** A stage run against the compare catalog's server (rows read per read; later the bulk jobs). */
+/** A stage run against the compare catalog's server (rows read per read, the bulk jobs). */
 export type CompareStage = (server: CatalogServer) => Promise<void>;
 
 /**
@@ -38,6 +40,8 @@ export async function runCompareCatalog(o: {
   const { sqliteFile } = createState(join(workDir, "state"));
   await loadSeed(sqliteFile, o.scale, o.secret);
   const list = scenarios(sqliteFile);
+  const floorFile = join(workDir, "floor.sqlite");
+  snapshot(sqliteFile, floorFile);
   const config = bundleConfig(o.bundle, join(workDir, "wrangler.toml"));
   const server = await startDevServer({
     persistTo: join(workDir, "state"),
@@ -51,6 +55,7 @@ export async function runCompareCatalog(o: {
     origin: server.origin,
     secret: o.secret,
     sqliteFile,
+    floorFile,
     workDir,
     scenarios: list,
   };

@@ -46,12 +46,12 @@ function scenarioList(reads: ReadResult[]): string[] {
   );
 }
 
-function bulkTable(r: Results): string[] {
+function bulkTable(jobs: BulkResult[]): string[] {
   const lines = [
     "| job | records | payload | accept ms | wall s | records/s | floor ms | floor records/s | ratio | in-process s (records/s) | status |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
   ];
-  for (const b of r.bulk) {
+  for (const b of jobs) {
     const wallS = b.run ? b.run.wallMs / 1000 : null;
     const rate = wallS ? b.payload.records / wallS : null;
     const floorRate = b.floor ? b.payload.records / (b.floor.ms / 1000) : null;
@@ -71,6 +71,31 @@ function bulkTable(r: Results): string[] {
     );
   }
   return lines;
+}
+
+const recordsPerSecond = (b: BulkResult | undefined) =>
+  b?.run ? b.payload.records / (b.run.wallMs / 1000) : null;
+
+/** The bulk jobs on the compare catalog, and each job's throughput there against the main run's. */
+function compareBulkSection(r: Results): string[] {
+  const compare = r.compareBulk;
+  if (!compare || compare.jobs.length === 0) return [];
+  const growth = compare.jobs.map((small) => {
+    const large = r.bulk.find((b) => b.key === small.key);
+    const [a, b] = [recordsPerSecond(small), recordsPerSecond(large)];
+    const verdict = a && b ? (b >= a * 0.9 ? "✅" : "❌") : "";
+    return `- \`${small.key}\`: ${int(a)} records/s at scale ${compare.scale} → ${int(b)} at scale ${r.scale} (${
+      a && b ? `${f((b / a) * 100, 0)} %` : "–"
+    }) ${verdict}`;
+  });
+  return [
+    "",
+    `The same jobs on the compare catalog (scale ${compare.scale}, its own state and \`wrangler dev\`; payloads built from that catalog's own ids and references). Throughput must not fall as the catalog grows (✅ when the larger catalog keeps at least 90 % of the smaller one's records/s: two runs on this shared machine differ by that much):`,
+    "",
+    ...bulkTable(compare.jobs),
+    "",
+    ...growth,
+  ];
 }
 
 function bulkDetails(r: Results): string[] {
@@ -244,7 +269,8 @@ export function renderMarkdown(r: Results): string {
     "",
     "## Bulk jobs (POST to final state)",
     "",
-    ...bulkTable(r),
+    ...bulkTable(r.bulk),
+    ...compareBulkSection(r),
     "",
     ...bulkDetails(r),
     "",

@@ -100,6 +100,8 @@ export interface Results {
   data: Record<string, number>;
   reads: ReadResult[];
   bulk: BulkResult[];
+  /** Issue 14: the same bulk jobs on the compare catalog (`--compare-scale`). */
+  compareBulk?: { scale: number; jobs: BulkResult[] };
   bundle?: BundleSize;
   /** Issue 10: accept time of worst-case bulk bodies, and the bulk path's heap. */
   accept?: AcceptStage;
