@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only accept|memory] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only accept|memory|rtt] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --d1-rtt 5,25,75] [-- --queue-delay-ms N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
@@ -23,6 +24,7 @@ import { BENCH_DIR } from "./lib/paths.ts";
 import { captureAndFloors, measureReads } from "./lib/read-stage.ts";
 import { renderMarkdown } from "./lib/report.ts";
 import type { Results } from "./lib/results.ts";
+import { type RttStage, runRttStage } from "./lib/rtt-stage.ts";
 import { startDevServer, stopDevServer } from "./lib/server.ts";
 import { scenarios } from "./scenarios.ts";
 
@@ -40,15 +42,22 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
   --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
+  --d1-rtt MS,...   the simulated deployment's D1 round trips (default 5,25,75; 25 with --quick)
+  --queue-delay-ms N   its queue delivery delay (default 25)
+  --rtt-seconds S   duration of each read run of the simulated deployment (default 3; 1 with --quick)
   --render       only rewrite RESULTS.md from the results.json already in the output dir
 
 Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 10 MB bulk bodies
 per shape against wrangler dev: accept time and a concurrent read), memory (the bulk path's JS
-heap in Node: peak per chunk, retained after each of N 10 MB jobs). A full run has them all.`;
+heap in Node: peak per chunk, retained after each of N 10 MB jobs), rtt (a simulated deployment:
+wrangler dev restarted per D1 round-trip time, each read's p50 at c=1 and the two 10 MB jobs' wall
+time). A full run has them all.`;
 
-const STAGES = ["accept", "memory"] as const;
+const STAGES = ["accept", "memory", "rtt"] as const;
 
 const CONNECTIONS = [1, 16];
+/** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
+const DEFAULT_QUEUE_DELAY_MS = 25;
 
 async function main(argv: string[]) {
   const { values } = parseArgs({
@@ -64,6 +73,9 @@ async function main(argv: string[]) {
       only: { type: "string", multiple: true },
       "accept-runs": { type: "string" },
       "memory-jobs": { type: "string" },
+      "d1-rtt": { type: "string" },
+      "queue-delay-ms": { type: "string" },
+      "rtt-seconds": { type: "string" },
       render: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -98,6 +110,16 @@ async function main(argv: string[]) {
           : true;
   const acceptRuns = Math.round(num(values["accept-runs"], quick ? 1 : 3, "accept-runs"));
   const memoryJobs = Math.round(num(values["memory-jobs"], quick ? 2 : 20, "memory-jobs"));
+  const rtts = (values["d1-rtt"] ?? (quick ? "25" : "5,25,75")).split(",").map((x) => {
+    const n = Number(x);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--d1-rtt takes ms values, got '${x}'\n\n${USAGE}`);
+    return n;
+  });
+  const queueDelayMs =
+    values["queue-delay-ms"] === undefined ? DEFAULT_QUEUE_DELAY_MS : Number(values["queue-delay-ms"]);
+  if (!Number.isFinite(queueDelayMs) || queueDelayMs < 0)
+    throw new Error(`--queue-delay-ms must be a number of ms\n\n${USAGE}`);
+  const rttSeconds = num(values["rtt-seconds"], quick ? 1 : 3, "rtt-seconds");
   const outDir = values.out ?? (quick ? join(BENCH_DIR, ".data", "quick") : BENCH_DIR);
   if (values.render) {
     const saved = JSON.parse(readFileSync(join(outDir, "results.json"), "utf8")) as Results;
@@ -153,6 +175,7 @@ async function main(argv: string[]) {
   let bulk: BulkStage[] = [];
   let accept: AcceptStage | undefined;
   let memory: MemoryStage | undefined;
+  let rtt: RttStage | undefined;
   try {
     if (server && runs("reads")) {
       reads = await measureReads({
@@ -212,6 +235,24 @@ async function main(argv: string[]) {
     inProcessBulk({ stages: bulk, bundle: bundle.entry, sqliteFile: inProcessFile, secret, errors });
     for (const b of bulk) b.floor(sqliteFile);
   }
+  if (runs("rtt")) {
+    // Last: its jobs add rows to the served state, which every measurement above has read.
+    rtt = await runRttStage({
+      rtts,
+      queueDelayMs,
+      persistTo,
+      config,
+      secret,
+      logFile: join(workDir, "wrangler-rtt.log"),
+      scenarios: list,
+      readSeconds: rttSeconds,
+      bulkBytes,
+      floorFile,
+      runId,
+      timeoutMs: quick ? 120_000 : 30 * 60_000,
+      errors,
+    });
+  }
 
   const fresh: Results = {
     mode: quick ? "quick" : "full",
@@ -225,6 +266,7 @@ async function main(argv: string[]) {
     bundle: bundle.size,
     accept,
     memory,
+    rtt,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -251,6 +293,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
+  if (only.includes("rtt") && fresh.rtt) merged.rtt = { ...fresh.rtt, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

@@ -1,4 +1,5 @@
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
+import { rttSection } from "./report-rtt.ts";
 import { derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
 
 const f = (n: number | null | undefined, digits = 1) =>
@@ -273,6 +274,10 @@ export function renderMarkdown(r: Results): string {
     "## Heap of the bulk path (issue 10)",
     "",
     ...memorySection(r),
+    "",
+    "## Simulated deployment: D1 round trip and queue delay (issue 14)",
+    "",
+    ...rttSection(r),
     "",
     "## Targets (issues 6 and 10)",
     "",

@@ -73,7 +73,9 @@ describe("simulated deployment latency (benchmark only)", () => {
     const request = new Request("https://api.test/api/v1/store", {
       headers: { authorization: `Bearer ${KEYS.all}` },
     });
-    const { ms, value: response } = await timed(() => worker.fetch(request, simulating, ctx));
+    const { ms, value: response } = await timed(async () =>
+      worker.fetch(request as Parameters<typeof worker.fetch>[0], simulating, ctx),
+    );
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(200);
     const trips = Number(/d1;[^,]*dur=(\d+)/.exec(response.headers.get("server-timing") ?? "")?.[1]);
