@@ -26,7 +26,7 @@ export interface RttRead {
   roundTrips: number | null;
 }
 
-export interface RttJob {
+interface RttJob {
   key: "products_upsert" | "variants_update";
   records: number;
   payloadBytes: number;
@@ -36,7 +36,7 @@ export interface RttJob {
   error?: string;
 }
 
-export interface RttSetting {
+interface RttSetting {
   rttMs: number;
   startMs: number;
   reads: RttRead[];
