@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHUNK_MAX_RECORDS, GROUP_MAX_RECORDS } from "../../src/async/bulk/chunking.ts";
+import { CHUNK_MAX_RECORDS, GROUP_MAX_CHUNKS, GROUP_MAX_RECORDS } from "../../src/async/bulk/chunking.ts";
 import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
@@ -100,7 +100,7 @@ const cycling = (ids: number[], count: number) =>
         },
   );
 
-describe("chunk groups: a message applies up to five full chunks, with the chain's outcome", () => {
+describe("chunk groups: a message applies several full chunks, with the chain's outcome", () => {
   it("the last record in payload order wins and the summary and log entries are the chain's", async () => {
     const p = await createProduct({ variants: [{}, {}, {}, {}, {}, {}, {}] });
     const ids = p.variantIds;
@@ -108,9 +108,11 @@ describe("chunk groups: a message applies up to five full chunks, with the chain
     const before = await variantState(ids);
 
     const grouped = await run(records, CHUNK_MAX_RECORDS);
-    // Five full chunks in the first message, the last (50 records) in the second.
+    // Every full chunk of a group in the first message, the last (50 records) in the second.
     expect(grouped.messages).toBe(2);
-    expect(grouped.ledger).toEqual([0, 1, 2, 3, 4, 5].map((c) => ({ chunk_index: c, part: -1 })));
+    expect(grouped.ledger).toEqual(
+      Array.from({ length: GROUP_MAX_CHUNKS + 1 }, (_, c) => ({ chunk_index: c, part: -1 })),
+    );
     const afterGrouped = await variantState(ids);
     // Each variant ends with the values of the last record naming it.
     const lastOf = (id: number) =>
@@ -162,7 +164,7 @@ describe("chunk groups: a message applies up to five full chunks, with the chain
     expect(await variantState(ids)).not.toEqual(applied); // nothing applied again
     expect((await api(`/api/v1/jobs/${jobId}`)).json.summary).toEqual(summary);
     // The next message names the chunk after the group, once.
-    expect(jobs.sent.map((m) => m.chunk)).toEqual([GROUP_MAX_RECORDS / CHUNK_MAX_RECORDS]);
+    expect(jobs.sent.map((m) => m.chunk)).toEqual([GROUP_MAX_CHUNKS]);
   });
 
   it("the redelivered message of a group that ended the job finalizes it if the first delivery could not", async () => {
@@ -172,8 +174,8 @@ describe("chunk groups: a message applies up to five full chunks, with the chain
     // As if the group had committed and the Worker died before finalizing: ledger and counters only.
     await env.DB.batch([
       env.DB.prepare(
-        "INSERT INTO job_chunks (job_id, chunk_index, part) SELECT ?, value, -1 FROM json_each('[0,1,2,3,4]')",
-      ).bind(jobId),
+        "INSERT INTO job_chunks (job_id, chunk_index, part) SELECT ?, value, -1 FROM json_each(?)",
+      ).bind(jobId, JSON.stringify(Array.from({ length: GROUP_MAX_CHUNKS }, (_, c) => c))),
       env.DB.prepare(
         "UPDATE jobs SET status = 'running', processed_records = total_records, succeeded_records = total_records WHERE id = ?",
       ).bind(jobId),
@@ -194,9 +196,12 @@ describe("chunk groups: a message applies up to five full chunks, with the chain
       records[700] = { id: ids[1], internal_id: internalId };
       return records;
     };
-    const grouped = await run(withConflict(unique("GRP")), CHUNK_MAX_RECORDS);
+    const records = withConflict(unique("GRP"));
+    const grouped = await run(records, CHUNK_MAX_RECORDS);
     const afterGrouped = await variantState(ids);
-    expect(grouped.job.summary).toMatchObject({ failed_records: 11 }); // 10 missing ids + the conflict
+    // The records naming no variant, and the second of the conflicting pair.
+    const failed = records.filter((r) => r.id === MISSING_ID).length + 1;
+    expect(grouped.job.summary).toMatchObject({ failed_records: failed });
     expect(grouped.logs.filter((l) => l.code === "INVALID_FIELD_VALUE")).toEqual([
       expect.objectContaining({ identifiers: { variant: { id: ids[1] } } }),
     ]);
