@@ -48,8 +48,9 @@ interface OpenedChunk {
 }
 
 /**
- * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
- * and the summary counters commit in one batch. A redelivered message finds the ledger row and
+ * Applies one chunk of a job, with the following full chunks of its group (chunkGroup, applyGroup),
+ * at most once: the chunks' effects, ledger rows, log entries and the summary counters commit in
+ * one batch. A redelivered message finds the ledger row and
  * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
  * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk/liveness.ts).
  * The job's records go to the processor of its operation in `operations`.
@@ -174,6 +175,7 @@ async function openChunk(db: Db, jobId: string, chunk: number): Promise<OpenedCh
   const whole = new Set(parts.filter((p) => p.part === WHOLE_CHUNK).map((p) => p.chunk));
   const last = job.chunkCount - 1;
   const reachesEnd =
+    chunk <= last &&
     last < chunk + GROUP_MAX_CHUNKS &&
     Array.from({ length: last - chunk + 1 }, (_, i) => chunk + i).every((c) => whole.has(c));
   return {
