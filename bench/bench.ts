@@ -1,11 +1,12 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only accept|memory|rtt] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only bulk|accept|memory|cpu|rtt] [-- --accept-runs N] [-- --memory-jobs N]
  *                [-- --d1-rtt 5,25,75] [-- --queue-delay-ms N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
- * accept time of worst-case bulk bodies and the heap of the bulk path (issue 10).
+ * accept time of worst-case bulk bodies and the heap of the bulk path (issue 10), and the Worker CPU
+ * per request with its breakdown (issue 14).
  * Writes RESULTS.md and results.json (bench/ for a full run, bench/.data/quick/ for --quick).
  */
 import { randomBytes } from "node:crypto";
@@ -21,9 +22,9 @@ import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
 import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
 import { BENCH_DIR } from "./lib/paths.ts";
-import { captureAndFloors, measureReads } from "./lib/read-stage.ts";
+import { captureAndFloors, captureCpu, cpuStage, measureReads } from "./lib/read-stage.ts";
 import { renderMarkdown } from "./lib/report.ts";
-import type { Results } from "./lib/results.ts";
+import type { CpuStage, Results } from "./lib/results.ts";
 import { type RttStage, runRttStage } from "./lib/rtt-stage.ts";
 import { startDevServer, stopDevServer } from "./lib/server.ts";
 import { scenarios } from "./scenarios.ts";
@@ -37,8 +38,8 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (accept or memory; repeatable) and update its section of the
-                 results.json already in the output dir (the other sections stay as they were)
+  --only STAGE   run only this stage (bulk, accept, memory, cpu or rtt; repeatable) and update its section of
+                 the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
   --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
@@ -49,11 +50,12 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
 
 Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 10 MB bulk bodies
 per shape against wrangler dev: accept time and a concurrent read), memory (the bulk path's JS
-heap in Node: peak per chunk, retained after each of N 10 MB jobs), rtt (a simulated deployment:
-wrangler dev restarted per D1 round-trip time, each read's p50 at c=1 and the two 10 MB jobs' wall
-time). A full run has them all.`;
+heap in Node: peak per chunk, retained after each of N 10 MB jobs), cpu (the served bundle in Node
+over node:sqlite, no server: Worker CPU per request and its phases; a full run measures it with the
+reads, which --no-reads skips), rtt (a simulated deployment: wrangler dev restarted per D1 round-trip
+time, each read's p50 at c=1 and the two 10 MB jobs' wall time). A full run has them all.`;
 
-const STAGES = ["accept", "memory", "rtt"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu", "rtt"] as const;
 
 const CONNECTIONS = [1, 16];
 /** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
@@ -103,7 +105,7 @@ async function main(argv: string[]) {
   const runs = (stage: "reads" | "bulk" | (typeof STAGES)[number]) =>
     only.length > 0
       ? (only as string[]).includes(stage)
-      : stage === "reads"
+      : stage === "reads" || stage === "cpu"
         ? !values["no-reads"]
         : stage === "bulk"
           ? !values["no-bulk"]
@@ -176,6 +178,7 @@ async function main(argv: string[]) {
   let accept: AcceptStage | undefined;
   let memory: MemoryStage | undefined;
   let rtt: RttStage | undefined;
+  let cpu: CpuStage | undefined;
   try {
     if (server && runs("reads")) {
       reads = await measureReads({
@@ -227,7 +230,18 @@ async function main(argv: string[]) {
     });
   }
   if (reads.length > 0)
-    captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
+    cpu = captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
+  else if (runs("cpu")) {
+    const measured = captureCpu({
+      scenarios: list,
+      bundle: bundle.entry,
+      floorFile,
+      secret,
+      budgetMs,
+      errors,
+    });
+    cpu = { ...cpuStage(measured, budgetMs), run: "`--only cpu`, without the HTTP reads" };
+  }
   if (bulk.length > 0) {
     // The floors write on floor.sqlite: the in-process run gets its own pre-job copy first.
     const inProcessFile = join(workDir, "in-process.sqlite");
@@ -267,6 +281,7 @@ async function main(argv: string[]) {
     accept,
     memory,
     rtt,
+    cpu,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -291,9 +306,11 @@ async function main(argv: string[]) {
 function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const merged = { ...saved };
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
+  if (only.includes("bulk")) merged.bulk = fresh.bulk;
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
   if (only.includes("rtt") && fresh.rtt) merged.rtt = { ...fresh.rtt, run: note };
+  if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

@@ -1,6 +1,7 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema/index.ts";
 import type { RouteMeta, Scope } from "./http/route-table.ts";
+import type { PhaseClock } from "./lib/phase-clock.ts";
 
 /**
  * The Worker's bindings: `Env` is generated from wrangler.toml by `npm run types` (committed as
@@ -37,6 +38,8 @@ interface Variables {
   db: Db;
   /** Counts D1 round trips of this request (reported in Server-Timing). */
   dbStats: { roundTrips: number };
+  /** Where this request's time goes (validation, D1, mapping, rendering, JSON, ETag), in Server-Timing. */
+  phases: PhaseClock;
   apiKey: AuthenticatedKey;
   /** The raw body bytes of a write request, read once under the size limit. */
   rawBody: Uint8Array | undefined;

@@ -16,13 +16,13 @@ export interface BulkFloor {
 
 const ids = (values: number[]) => JSON.stringify(values);
 
-function readRows(db: DatabaseSync, table: string, where: string, param: string): TableRows {
+function readRows(db: DatabaseSync, table: string, where: string, ...params: string[]): TableRows {
   const stmt = db.prepare(`SELECT * FROM "${table}" WHERE ${where}`);
   stmt.setReturnArrays(true);
   return {
     table,
     columns: stmt.columns().map((c) => c.name),
-    rows: stmt.all(param) as unknown as SQLInputValue[][],
+    rows: stmt.all(...params) as unknown as SQLInputValue[][],
   };
 }
 
@@ -42,37 +42,58 @@ function timed(floorFile: string, write: (db: DatabaseSync) => number): { ms: nu
   }
 }
 
+/** `INSERT … ON CONFLICT DO UPDATE` of whole rows: a create inserts, an update overwrites in place. */
+const upsertSql = (t: TableRows) =>
+  `INSERT INTO "${t.table}" (${t.columns.map((c) => `"${c}"`).join(", ")}) VALUES (${t.columns.map(() => "?").join(", ")})
+   ON CONFLICT DO UPDATE SET ${t.columns.map((c) => `"${c}" = excluded."${c}"`).join(", ")}`;
+
 /**
- * Floor of the products upsert: every row the job created (products, their translations, variants,
- * variant translations and prices, read back from the server's database) inserted on the copy
- * taken before the job, in one transaction.
+ * Floor of the products upsert: every row the job wrote (the products it created or updated, their
+ * translations in the locales sent, categories, images, variants, variant translations and prices
+ * in the markets sent, read back from the server's database) written on the copy taken before the
+ * job, in one transaction: the updated products' categories and images deleted first (they are
+ * replaced), then each row upserted.
  */
-export function productsFloor(serverFile: string, floorFile: string, internalIdPrefix: string): BulkFloor {
+export function productsFloor(
+  serverFile: string,
+  floorFile: string,
+  o: { internalIdPrefix: string; updatedInternalIds: string[]; locales: string[]; markets: string[] },
+): BulkFloor {
   const source = openDb(serverFile, true);
   let tables: TableRows[];
+  let updatedIds: number[];
   try {
-    const productIds = (
-      source
-        .prepare("SELECT id FROM products WHERE internal_id LIKE ? ORDER BY id")
-        .all(`${internalIdPrefix}%`) as {
-        id: number;
-      }[]
-    ).map((r) => r.id);
-    const variantIds = (
-      source
-        .prepare(`SELECT id FROM variants WHERE ${inIds("product_id")} ORDER BY id`)
-        .all(ids(productIds)) as {
-        id: number;
-      }[]
-    ).map((r) => r.id);
+    const idsOf = (sql: string, ...params: SQLInputValue[]) =>
+      (source.prepare(sql).all(...params) as { id: number }[]).map((r) => r.id);
+    updatedIds = idsOf(
+      `SELECT id FROM products WHERE ${inIds("internal_id")} ORDER BY id`,
+      JSON.stringify(o.updatedInternalIds),
+    );
+    const productIds = [
+      ...idsOf("SELECT id FROM products WHERE internal_id LIKE ? ORDER BY id", `${o.internalIdPrefix}%`),
+      ...updatedIds,
+    ];
+    const variantIds = idsOf(
+      `SELECT id FROM variants WHERE ${inIds("product_id")} ORDER BY id`,
+      ids(productIds),
+    );
+    const sent = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
+    const withLocales = (table: string, key: string, keyIds: number[]) =>
+      readRows(source, table, `${inIds(key)} AND ${sent("locale")}`, ids(keyIds), JSON.stringify(o.locales));
     tables = [
       readRows(source, "products", inIds("id"), ids(productIds)),
-      readRows(source, "product_translations", inIds("product_id"), ids(productIds)),
+      withLocales("product_translations", "product_id", productIds),
       readRows(source, "product_images", inIds("product_id"), ids(productIds)),
       readRows(source, "product_categories", inIds("product_id"), ids(productIds)),
       readRows(source, "variants", inIds("id"), ids(variantIds)),
-      readRows(source, "variant_translations", inIds("variant_id"), ids(variantIds)),
-      readRows(source, "variant_prices", inIds("variant_id"), ids(variantIds)),
+      withLocales("variant_translations", "variant_id", variantIds),
+      readRows(
+        source,
+        "variant_prices",
+        `${inIds("variant_id")} AND ${sent("market")}`,
+        ids(variantIds),
+        JSON.stringify(o.markets),
+      ),
     ];
   } finally {
     source.close();
@@ -80,8 +101,12 @@ export function productsFloor(serverFile: string, floorFile: string, internalIdP
   const result = timed(floorFile, (db) => {
     const prepared = statementCache(db);
     let n = 0;
+    for (const table of ["product_categories", "product_images"]) {
+      const remove = db.prepare(`DELETE FROM "${table}" WHERE product_id = ?`);
+      for (const id of updatedIds) n += Number(remove.run(id).changes);
+    }
     for (const t of tables) {
-      const sql = `INSERT INTO "${t.table}" (${t.columns.map((c) => `"${c}"`).join(", ")}) VALUES (${t.columns.map(() => "?").join(", ")})`;
+      const sql = upsertSql(t);
       for (const row of t.rows) {
         prepared(sql).run(...row);
         n++;
@@ -92,40 +117,41 @@ export function productsFloor(serverFile: string, floorFile: string, internalIdP
   return { ...result, tables: Object.fromEntries(tables.map((t) => [t.table, t.rows.length])) };
 }
 
+/** A realistic variants update record (bench/lib/bulk.ts variantsPayload). */
+interface VariantRecord {
+  id: number;
+  warehouse_stock: number;
+  supplier_stock: number;
+  prices: Record<
+    string,
+    { list_price: { amount: string; currency: string }; offer_price?: { amount: string } | null } | null
+  >;
+  translations?: Record<string, { name: string } | null>;
+}
+
 /**
- * Floor of the variants update: the final stock of each updated variant, its prices in the markets
- * sent (upserted) and the touched products' `updated_at`, written on the copy in one transaction.
+ * Floor of the variants update: each record of the payload, in order, written on the copy in one
+ * transaction with one prepared execution per row: the variant's stock and `updated_at`, each
+ * market price upserted (list and offer as sent) or deleted (`null`), each variant name upserted or
+ * deleted; then the touched products' `updated_at` (read back from the server's database).
  */
-export function variantsFloor(
-  serverFile: string,
-  floorFile: string,
-  variantIds: number[],
-  markets: string[],
-): BulkFloor {
+export function variantsFloor(serverFile: string, floorFile: string, body: string): BulkFloor {
+  const records = (JSON.parse(body) as { variants: VariantRecord[] }).variants;
   const source = openDb(serverFile, true);
-  let variants: SQLInputValue[][];
-  let prices: SQLInputValue[][];
   let products: SQLInputValue[][];
+  let updatedAt: string;
+  const variantIds = [...new Set(records.map((r) => r.id))];
   try {
-    const v = source.prepare(
-      `SELECT supplier_stock, warehouse_stock, updated_at, id FROM variants WHERE ${inIds("id")}`,
-    );
-    v.setReturnArrays(true);
-    variants = v.all(ids(variantIds)) as unknown as SQLInputValue[][];
-    const p = source.prepare(
-      `SELECT variant_id, market, currency, list_price, offer_price FROM variant_prices
-       WHERE ${inIds("variant_id")} AND market IN (SELECT value FROM json_each(?))`,
-    );
-    p.setReturnArrays(true);
-    prices = p.all(ids(variantIds), JSON.stringify(markets)) as unknown as SQLInputValue[][];
     const pr = source.prepare(
       `SELECT updated_at, id FROM products WHERE id IN (SELECT product_id FROM variants WHERE ${inIds("id")})`,
     );
     pr.setReturnArrays(true);
     products = pr.all(ids(variantIds)) as unknown as SQLInputValue[][];
+    updatedAt = String(products[0]?.[0] ?? new Date().toISOString());
   } finally {
     source.close();
   }
+  const tables = { variants: 0, variant_prices: 0, variant_translations: 0, products: products.length };
   const result = timed(floorFile, (db) => {
     const updateVariant = db.prepare(
       "UPDATE variants SET supplier_stock = ?, warehouse_stock = ?, updated_at = ? WHERE id = ?",
@@ -134,16 +160,44 @@ export function variantsFloor(
       `INSERT INTO variant_prices (variant_id, market, currency, list_price, offer_price) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (variant_id, market) DO UPDATE SET list_price = excluded.list_price, offer_price = excluded.offer_price`,
     );
+    const upsertListPrice = db.prepare(
+      `INSERT INTO variant_prices (variant_id, market, currency, list_price) VALUES (?, ?, ?, ?)
+       ON CONFLICT (variant_id, market) DO UPDATE SET list_price = excluded.list_price`,
+    );
+    const deletePrice = db.prepare("DELETE FROM variant_prices WHERE variant_id = ? AND market = ?");
+    const upsertName = db.prepare(
+      `INSERT INTO variant_translations (variant_id, locale, name) VALUES (?, ?, ?)
+       ON CONFLICT (variant_id, locale) DO UPDATE SET name = excluded.name`,
+    );
+    const deleteName = db.prepare("DELETE FROM variant_translations WHERE variant_id = ? AND locale = ?");
     const touchProduct = db.prepare("UPDATE products SET updated_at = ? WHERE id = ?");
-    for (const row of variants) updateVariant.run(...row);
-    for (const row of prices) upsertPrice.run(...row);
+    for (const r of records) {
+      updateVariant.run(r.supplier_stock, r.warehouse_stock, updatedAt, r.id);
+      tables.variants++;
+      for (const [market, price] of Object.entries(r.prices)) {
+        if (price === null) deletePrice.run(r.id, market);
+        else if (price.offer_price === undefined)
+          upsertListPrice.run(r.id, market, price.list_price.currency, price.list_price.amount);
+        else
+          upsertPrice.run(
+            r.id,
+            market,
+            price.list_price.currency,
+            price.list_price.amount,
+            price.offer_price?.amount ?? null,
+          );
+        tables.variant_prices++;
+      }
+      for (const [locale, entry] of Object.entries(r.translations ?? {})) {
+        if (entry === null) deleteName.run(r.id, locale);
+        else upsertName.run(r.id, locale, entry.name);
+        tables.variant_translations++;
+      }
+    }
     for (const row of products) touchProduct.run(...row);
-    return variants.length + prices.length + products.length;
+    return tables.variants + tables.variant_prices + tables.variant_translations + products.length;
   });
-  return {
-    ...result,
-    tables: { variants: variants.length, variant_prices: prices.length, products: products.length },
-  };
+  return { ...result, tables };
 }
 
 /**

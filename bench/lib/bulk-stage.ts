@@ -1,14 +1,22 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { clearingPayload, productsPayload, runBulk, variantsPayload } from "./bulk.ts";
+import {
+  type CatalogRefs,
+  clearingPayload,
+  LOCALES,
+  MARKETS,
+  productsPayload,
+  runBulk,
+  VARIANT_NULLED,
+  variantsPayload,
+} from "./bulk.ts";
 import { clearingFloor, productsFloor, variantsFloor } from "./bulk-floor.ts";
 import { openDb } from "./database.ts";
 import { log } from "./log.ts";
 import { BENCH_DIR } from "./paths.ts";
 import type { BulkResult, InProcessBulk } from "./results.ts";
 
-const VARIANT_MARKETS = ["market_es", "market_fr", "market_en"];
 /** The market and locale the clearing updates remove: ones the other jobs do not write. */
 const CLEARED_MARKET = "market_it";
 const CLEARED_LOCALE = "it-IT";
@@ -40,30 +48,31 @@ export async function runBulkJobs(o: {
   timeoutMs: number;
   errors: string[];
 }): Promise<BulkStage[]> {
-  const db = openDb(o.floorFile, true);
-  const variantIds = (db.prepare("SELECT id FROM variants ORDER BY id").all() as { id: number }[]).map(
-    (r) => r.id,
-  );
-  db.close();
-
-  const prefix = `BENCH-P-${o.runId}-`;
+  const { variantIds, refs } = readCatalog(o.floorFile);
+  const { updatedInternalIds, ...products } = productsPayload(o.runId, o.bulkBytes, refs);
   const variants = variantsPayload(variantIds, o.bulkBytes);
-  const updated = variantIds.slice(0, variants.records);
   const cleared = variantIds.slice(-CLEARING_RECORDS);
   const jobs = [
     {
       key: "products_upsert" as const,
-      title: "products bulk upsert (creates: 3 variants × 5 markets, 3 locales)",
+      title:
+        "products bulk upsert (3 creates to 1 update; brand, supplier, 2–3 categories, 3 images, 3 variants × 5 markets, 3 locales, generated slugs)",
       path: "/api/v1/products/bulk",
-      payload: productsPayload(o.runId, o.bulkBytes),
-      floor: (serverFile: string) => productsFloor(serverFile, o.floorFile, prefix),
+      payload: products,
+      floor: (serverFile: string) =>
+        productsFloor(serverFile, o.floorFile, {
+          internalIdPrefix: `BENCH-P-${o.runId}-`,
+          updatedInternalIds,
+          locales: [...LOCALES],
+          markets: MARKETS.map(([m]) => m),
+        }),
     },
     {
       key: "variants_update" as const,
-      title: "variants bulk update by id (stock, prices in 3 markets)",
+      title: `variants bulk update by id (stock, prices in 3 markets; some offers, ${VARIANT_NULLED.market} prices and ${VARIANT_NULLED.locale} names set to null)`,
       path: "/api/v1/variants/bulk",
       payload: variants,
-      floor: (serverFile: string) => variantsFloor(serverFile, o.floorFile, updated, VARIANT_MARKETS),
+      floor: (serverFile: string) => variantsFloor(serverFile, o.floorFile, variants.body),
     },
     {
       key: "variants_clear_prices" as const,
@@ -137,6 +146,36 @@ export async function runBulkJobs(o: {
     }
   }
   return out;
+}
+
+/** The variant ids and the references of a realistic import, from the catalog before the jobs. */
+function readCatalog(file: string): { variantIds: number[]; refs: CatalogRefs } {
+  const db = openDb(file, true);
+  try {
+    const idsOf = (sql: string) => (db.prepare(sql).all() as { id: number }[]).map((r) => r.id);
+    // Products whose variants all have an internal id: a re-sent import matches them by it.
+    const products = db
+      .prepare(
+        `SELECT p.internal_id AS internalId, json_group_array(v.internal_id) AS variants FROM products p
+         JOIN variants v ON v.product_id = p.id WHERE p.internal_id IS NOT NULL
+         GROUP BY p.id HAVING count(v.internal_id) = count(*) ORDER BY p.id`,
+      )
+      .all() as { internalId: string; variants: string }[];
+    return {
+      variantIds: idsOf("SELECT id FROM variants ORDER BY id"),
+      refs: {
+        brandIds: idsOf("SELECT id FROM brands ORDER BY id"),
+        supplierIds: idsOf("SELECT id FROM suppliers ORDER BY id"),
+        categoryIds: idsOf("SELECT id FROM categories ORDER BY id"),
+        products: products.map((p) => ({
+          internalId: p.internalId,
+          variantInternalIds: JSON.parse(p.variants) as string[],
+        })),
+      },
+    };
+  } finally {
+    db.close();
+  }
 }
 
 /** How many chunks the server split the job into (read after the server has stopped). */

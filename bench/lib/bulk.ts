@@ -9,8 +9,8 @@ export interface BulkPayload {
   prices: number;
 }
 
-const LOCALES = ["es-ES", "en-GB", "fr-FR"] as const;
-const MARKETS = [
+export const LOCALES = ["es-ES", "en-GB", "fr-FR"] as const;
+export const MARKETS = [
   ["market_es", "EUR"],
   ["market_fr", "EUR"],
   ["market_de", "EUR"],
@@ -45,12 +45,97 @@ function fill(
   return { body, records: parts.length, variants, prices };
 }
 
+/** What a realistic import references, read from the catalog before the jobs. */
+export interface CatalogRefs {
+  brandIds: number[];
+  supplierIds: number[];
+  categoryIds: number[];
+  /** Existing products an import updates (matched by internal id), with their variants' internal ids. */
+  products: { internalId: string; variantInternalIds: string[] }[];
+}
+
+/** Every `UPDATE_EVERY`th products record updates an existing product, the others create one. */
+const UPDATE_EVERY = 4;
+const NOUNS = ["Camiseta", "Sudadera", "Pantalón", "Chaqueta", "Zapatilla", "Mochila", "Gorra"];
+const FINISHES = ["algodón orgánico", "lino", "técnica", "básica", "reciclada", "premium", "slim"];
+
+/** Product names repeat every 600 records in each locale, so generated slugs collide (`-2`, `-3`). */
+const productName = (i: number, locale: string) =>
+  `${NOUNS[i % NOUNS.length]} ${FINISHES[Math.floor(i / NOUNS.length) % FINISHES.length]} ${Math.floor(i / 49) % 12} ${locale.slice(0, 2)}`;
+
+const productTranslations = (i: number, runId: string) =>
+  Object.fromEntries(
+    LOCALES.map((l) => [
+      l,
+      {
+        name: productName(i, l),
+        description: `Deterministic benchmark product number ${i} (${runId}) for ${l}, written by the bulk upsert scenario.`,
+      },
+    ]),
+  );
+
+const prices = (seed: number) =>
+  Object.fromEntries(
+    MARKETS.map(([m, currency], j) => [
+      m,
+      {
+        list_price: { amount: amount(seed + j), currency },
+        ...(j % 2 === 0 ? { offer_price: { amount: amount(seed * 3 + j), currency } } : {}),
+      },
+    ]),
+  );
+
+/** 2 or 3 distinct categories, 3 images (one placed first by `position`), a brand and a supplier. */
+function references(i: number, runId: string, refs: CatalogRefs) {
+  const pick = (list: number[], k: number) => list[(i * 7 + k * 13) % list.length];
+  const categories = [0, 1, 2].slice(0, 2 + (i % 2)).map((k) => pick(refs.categoryIds, k));
+  const image = (n: number) => `https://cdn.example.com/bench/${runId}/${i}-${n}.jpg`;
+  // A tiny catalog (--quick) may lack some references: those fields are left out.
+  return {
+    brand_id: pick(refs.brandIds, 0),
+    supplier_id: pick(refs.supplierIds, i % 3),
+    ...(refs.categoryIds.length > 0 ? { category_ids: [...new Set(categories)] } : {}),
+    images: [{ url: image(1) }, { url: image(2) }, { url: image(3), position: 0 }],
+  };
+}
+
 /**
- * Product creates (match_by internal_id): 3 variants each priced in 5 markets, translations in 3
- * locales for the product (name, description) and its variants (name).
+ * A realistic products import (match_by internal_id): 3 of 4 records create a product (3 variants
+ * each priced in 5 markets, translations in 3 locales for the product and its variants, generated
+ * slugs that collide), 1 of 4 re-sends an existing product with its variants matched by internal
+ * id (new names, stock and prices). Every record sets brand, supplier, 2–3 categories and 3 images.
+ * Without `refs` (the memory and accept stages): creates only, without references.
  */
-export function productsPayload(runId: string, targetBytes: number): BulkPayload {
-  return fill("products", { match_by: "internal_id" }, targetBytes, 1_000_000, (i) => {
+export function productsPayload(
+  runId: string,
+  targetBytes: number,
+  refs?: CatalogRefs,
+): BulkPayload & { updatedInternalIds: string[] } {
+  const updatedInternalIds: string[] = [];
+  const payload = fill("products", { match_by: "internal_id" }, targetBytes, 1_000_000, (i) => {
+    const existing =
+      refs && refs.products.length > 0 && i % UPDATE_EVERY === UPDATE_EVERY - 1
+        ? refs.products[(Math.floor(i / UPDATE_EVERY) * 7919) % refs.products.length]
+        : undefined;
+    const sets = refs ? references(i, runId, refs) : {};
+    if (existing) {
+      updatedInternalIds.push(existing.internalId);
+      const variants = existing.variantInternalIds.map((internalId, k) => ({
+        internal_id: internalId,
+        warehouse_stock: (i + k) % 50,
+        supplier_stock: (i * 7 + k) % 120,
+        prices: prices(i * 31 + k * 7),
+      }));
+      const record = {
+        internal_id: existing.internalId,
+        status: "published",
+        model_code: `BM-${i}`,
+        ...sets,
+        translations: productTranslations(i, runId),
+        variants,
+      };
+      return { record, variants: variants.length, prices: variants.length * MARKETS.length };
+    }
     const variants = [0, 1, 2].map((k) => ({
       sku: `BENCH-${runId}-${i}-${k}`,
       internal_id: `BENCH-V-${runId}-${i}-${k}`,
@@ -58,15 +143,7 @@ export function productsPayload(runId: string, targetBytes: number): BulkPayload
       warehouse_stock: (i + k) % 50,
       supplier_stock: (i * 7 + k) % 120,
       translations: Object.fromEntries(LOCALES.map((l) => [l, { name: `Talla ${k + 1} ${l}` }])),
-      prices: Object.fromEntries(
-        MARKETS.map(([m, currency], j) => [
-          m,
-          {
-            list_price: { amount: amount(i * 31 + k * 7 + j), currency },
-            ...(j % 2 === 0 ? { offer_price: { amount: amount(i * 29 + k), currency } } : {}),
-          },
-        ]),
-      ),
+      prices: prices(i * 31 + k * 7),
     }));
     const record = {
       internal_id: `BENCH-P-${runId}-${i}`,
@@ -74,37 +151,50 @@ export function productsPayload(runId: string, targetBytes: number): BulkPayload
       status: "published",
       model_code: `BM-${i}`,
       tax_category: "standard",
-      translations: Object.fromEntries(
-        LOCALES.map((l) => [
-          l,
-          {
-            name: `Benchmark product ${runId} ${i} ${l}`,
-            description: `Deterministic benchmark product number ${i} for ${l}, created by the bulk upsert scenario.`,
-          },
-        ]),
-      ),
+      ...sets,
+      translations: productTranslations(i, runId),
       variants,
     };
     return { record, variants: 3, prices: 3 * MARKETS.length };
   });
+  return {
+    ...payload,
+    updatedInternalIds: updatedInternalIds.slice(0, Math.floor(payload.records / UPDATE_EVERY)),
+  };
 }
 
-/** Variant updates by id: stock and list/offer prices in 3 markets, cycling over `variantIds`. */
+/** The market and locale a realistic variants update sometimes removes (`null`). */
+export const VARIANT_NULLED = { market: "market_de", locale: "de-DE" } as const;
+
+/**
+ * A realistic variants sync by id: stock and list/offer prices in 3 markets; every 5th variant also
+ * clears its French offer (`offer_price: null`), every 10th drops its German price
+ * (`prices.market_de: null`), and every 10th (another one) renames its French variant and removes
+ * its German name (`translations.de-DE: null`). Cycles over `variantIds` when the catalog has
+ * fewer variants than the payload has room for (a later record of the same variant wins).
+ */
 export function variantsPayload(variantIds: number[], targetBytes: number): BulkPayload {
-  return fill("variants", { match_by: "id" }, targetBytes, variantIds.length, (i) => {
-    const id = variantIds[i] as number;
+  return fill("variants", { match_by: "id" }, targetBytes, Math.max(variantIds.length, 1_000_000), (i) => {
+    const id = variantIds[i % variantIds.length] as number;
     const record = {
       id,
-      warehouse_stock: (id * 13) % 97,
+      warehouse_stock: (id * 13 + i) % 97,
       supplier_stock: (id * 7) % 211,
       prices: {
         market_es: {
-          list_price: { amount: amount(id * 3), currency: "EUR" },
+          list_price: { amount: amount(id * 3 + i), currency: "EUR" },
           offer_price: { amount: amount(id * 2), currency: "EUR" },
         },
-        market_fr: { list_price: { amount: amount(id * 5), currency: "EUR" } },
+        market_fr: {
+          list_price: { amount: amount(id * 5), currency: "EUR" },
+          ...(id % 5 === 0 ? { offer_price: null } : {}),
+        },
         market_en: { list_price: { amount: amount(id * 4), currency: "GBP" } },
+        ...(id % 10 === 0 ? { [VARIANT_NULLED.market]: null } : {}),
       },
+      ...(id % 10 === 5
+        ? { translations: { "fr-FR": { name: `Variante ${id}` }, [VARIANT_NULLED.locale]: null } }
+        : {}),
     };
     return { record, variants: 1, prices: 3 };
   });

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { Scenario } from "../scenarios.ts";
-import { sqlFloor } from "./floors.ts";
+import { type SqlFloor, sqlFloor } from "./floors.ts";
 import { load, probe } from "./load.ts";
 import { log } from "./log.ts";
 import { BENCH_DIR } from "./paths.ts";
-import type { Capture, ReadResult } from "./results.ts";
+import type { Capture, CpuStage, ReadResult } from "./results.ts";
 
 /** Every scenario (reads and floors) at each concurrency against the running server. */
 export async function measureReads(o: {
@@ -56,8 +56,79 @@ export async function measureReads(o: {
 }
 
 /**
- * The statements of each read (the served bundle run in Node over the recording shim, in a child
- * process), then their SQL floor on the same copy of the database.
+ * The statements and in-process time of each scenario (the served bundle run in Node over the
+ * recording shim, in a child process), then their SQL floor on the same copy of the database: the
+ * Worker CPU stage, which needs no server (`--only cpu`).
+ */
+export function captureCpu(o: {
+  scenarios: Scenario[];
+  bundle: string;
+  floorFile: string;
+  secret: string;
+  budgetMs: number;
+  errors: string[];
+}): { scenario: Scenario; capture: Capture; sqlFloor?: SqlFloor }[] {
+  const input = {
+    bundle: o.bundle,
+    sqliteFile: o.floorFile,
+    secret: o.secret,
+    budgetMs: o.budgetMs,
+    scenarios: o.scenarios.map((s) => ({ key: s.key, path: s.path })),
+  };
+  const child = spawnSync(
+    process.execPath,
+    ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "capture.ts"), JSON.stringify(input)],
+    { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
+  );
+  if (child.status !== 0) {
+    o.errors.push(`cpu stage: SQL capture failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+    return [];
+  }
+  const captures = JSON.parse(child.stdout) as Capture[];
+  const out = [];
+  for (const scenario of o.scenarios) {
+    const capture = captures.find((c) => c.key === scenario.key);
+    if (!capture) continue;
+    if (capture.status !== scenario.expectStatus) {
+      o.errors.push(
+        `cpu stage: ${scenario.key}: the bundle in Node answered ${capture.status} where ${scenario.expectStatus} was expected; no SQL floor`,
+      );
+      out.push({ scenario, capture });
+      continue;
+    }
+    const floor = sqlFloor(o.floorFile, capture.trips, o.budgetMs);
+    log(
+      `${scenario.key}: ${floor.statements} statements in ${capture.trips.length} round trips, SQL floor ${floor.medianMs.toFixed(3)} ms, in-process ${capture.inProcess.medianMs?.toFixed(2)} ms`,
+    );
+    out.push({ scenario, capture, sqlFloor: floor });
+  }
+  return out;
+}
+
+/** The Worker CPU stage's numbers per scenario, as results.json keeps them. */
+export function cpuStage(measured: ReturnType<typeof captureCpu>, budgetMs: number): CpuStage {
+  return {
+    budgetMs,
+    scenarios: measured.map(({ scenario, capture, sqlFloor }) => ({
+      key: scenario.key,
+      kind: scenario.kind,
+      status: capture.status,
+      bytes: capture.bytes,
+      sqlRows: sqlFloor?.rows ?? null,
+      roundTrips: capture.trips.length,
+      statements: sqlFloor?.statements ?? null,
+      sqlFloorMs: sqlFloor?.medianMs ?? null,
+      inProcessMs: capture.inProcess.medianMs,
+      inProcessCpuMs: capture.inProcess.cpuMedianMs ?? null,
+      iterations: capture.inProcess.iterations,
+      phases: capture.inProcess.phases ?? {},
+    })),
+  };
+}
+
+/**
+ * The Worker CPU stage on the read scenarios measured over HTTP: each read also gets its statements
+ * and SQL floor, and its D1 round trips are checked against Server-Timing.
  */
 export function captureAndFloors(o: {
   reads: ReadResult[];
@@ -66,43 +137,19 @@ export function captureAndFloors(o: {
   secret: string;
   budgetMs: number;
   errors: string[];
-}) {
-  const input = {
-    bundle: o.bundle,
-    sqliteFile: o.floorFile,
-    secret: o.secret,
-    budgetMs: o.budgetMs,
-    scenarios: o.reads.map((r) => ({ key: r.scenario.key, path: r.scenario.path })),
-  };
-  const child = spawnSync(
-    process.execPath,
-    ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "capture.ts"), JSON.stringify(input)],
-    { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
-  );
-  if (child.status !== 0) {
-    o.errors.push(`SQL capture failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
-    return;
-  }
-  const captures = JSON.parse(child.stdout) as Capture[];
+}): CpuStage {
+  const measured = captureCpu({ ...o, scenarios: o.reads.map((r) => r.scenario) });
   for (const read of o.reads) {
-    const capture = captures.find((c) => c.key === read.scenario.key);
-    if (!capture) continue;
-    read.capture = capture;
-    if (capture.status !== read.scenario.expectStatus) {
-      o.errors.push(
-        `${read.scenario.key}: the bundle in Node answered ${capture.status} where ${read.scenario.expectStatus} was expected; no SQL floor`,
-      );
-      continue;
-    }
+    const m = measured.find((x) => x.scenario.key === read.scenario.key);
+    if (!m) continue;
+    read.capture = m.capture;
+    read.sqlFloor = m.sqlFloor;
     const served = read.loads[0]?.roundTrips ?? read.probe.roundTrips;
-    if (served !== null && served !== capture.trips.length) {
+    if (m.sqlFloor && served !== null && served !== m.capture.trips.length) {
       o.errors.push(
-        `${read.scenario.key}: Server-Timing reports ${served} D1 round trips, the capture saw ${capture.trips.length} D1 calls`,
+        `${read.scenario.key}: Server-Timing reports ${served} D1 round trips, the capture saw ${m.capture.trips.length} D1 calls`,
       );
     }
-    read.sqlFloor = sqlFloor(o.floorFile, capture.trips, o.budgetMs);
-    log(
-      `${read.scenario.key}: ${read.sqlFloor.statements} statements in ${capture.trips.length} round trips, SQL floor ${read.sqlFloor.medianMs.toFixed(3)} ms, in-process ${capture.inProcess.medianMs?.toFixed(2)} ms`,
-    );
   }
+  return cpuStage(measured, o.budgetMs);
 }

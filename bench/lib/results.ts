@@ -16,7 +16,42 @@ export interface Capture {
   bytes: number;
   serverTiming: string | null;
   trips: RoundTrip[];
-  inProcess: { iterations: number; medianMs: number | null };
+  inProcess: {
+    iterations: number;
+    medianMs: number | null;
+    /** Median CPU time of the process per request (absent in results from before it was measured). */
+    cpuMedianMs?: number | null;
+    /** Median ms of each phase the responses reported in Server-Timing (src/lib/phase-clock.ts). */
+    phases?: Record<string, number | null>;
+  };
+}
+
+/**
+ * Worker CPU per request of one scenario (issue 14): the served bundle's `fetch` in Node over
+ * node:sqlite; CPU = in-process − SQL floor, split by the phases the responses report.
+ */
+export interface CpuScenario {
+  key: string;
+  kind: Scenario["kind"];
+  status: number;
+  bytes: number;
+  sqlRows: number | null;
+  roundTrips: number;
+  statements: number | null;
+  sqlFloorMs: number | null;
+  inProcessMs: number | null;
+  /** The process's CPU time per request (median): the headline's in-process time when measured. */
+  inProcessCpuMs?: number | null;
+  iterations: number;
+  /** Median ms of each phase (src/lib/phase-clock.ts). */
+  phases: Record<string, number | null>;
+}
+
+export interface CpuStage {
+  /** How the stage ran when it is newer than the rest of the results (`--only cpu`). */
+  run?: string;
+  budgetMs: number;
+  scenarios: CpuScenario[];
 }
 
 export interface ReadResult {
@@ -71,6 +106,8 @@ export interface Results {
   memory?: MemoryStage;
   /** Issue 14: the simulated deployment (reads and 10 MB jobs per D1 round-trip time). */
   rtt?: RttStage;
+  /** Issue 14: Worker CPU per request (also measured by a full run's reads). */
+  cpu?: CpuStage;
   errors: string[];
   totalSeconds: number;
 }

@@ -1,6 +1,7 @@
 import { Column, is, SQL, Subquery, sql } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "../env.ts";
+import type { PhaseClock } from "../lib/phase-clock.ts";
 
 /**
  * `db.batch` with a cheaper row mapping. drizzle maps every cell of a batch result through
@@ -79,14 +80,17 @@ function mapBatchResult(prepared: PreparedQuery, result: D1Result): unknown {
 export async function fastBatch<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
   db: Db,
   queries: T,
+  phases?: PhaseClock,
 ): Promise<BatchResponse<T>> {
   const prepared = queries.map((q) => (q as unknown as { _prepare(): PreparedQuery })._prepare());
   const d1 = (db as unknown as { $client: D1Database }).$client;
+  phases?.enter("d1-wait");
   const results = await d1.batch(
     prepared.map((p) => {
       const { params } = p.getQuery();
       return params.length > 0 ? p.stmt.bind(...params) : p.stmt;
     }),
   );
+  phases?.enter("map");
   return results.map((r, i) => mapBatchResult(prepared[i] as PreparedQuery, r)) as BatchResponse<T>;
 }

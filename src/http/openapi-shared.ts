@@ -68,7 +68,7 @@ const HEADERS = {
   Allow: "The methods the path accepts.",
   "Retry-After": "Seconds to wait before retrying.",
   "Server-Timing":
-    'Time spent in the service and its D1 round trips, e.g. `app;dur=12, d1;desc="round trips";dur=2`.',
+    'Time spent in the service and its D1 round trips, then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker\'s clock advances only at I/O, so there the phases other than `d1-wait` read about 0.',
   "x-d1-bookmark":
     "D1 session bookmark, when the request used the database: send it back as `x-d1-bookmark` to read data at least as fresh as this answer.",
   ETag: "Weak entity tag of the body: send it as `If-None-Match` to get 304 while it is unchanged.",

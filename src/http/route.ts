@@ -93,9 +93,17 @@ export function defineRoute<
 
   const honoPath = def.path.replace(/\{([^}]+)\}/g, ":$1");
   app.on(def.method.toUpperCase(), honoPath, async (c) => {
-    const input = parseInput(c, def);
-    const run = () => Promise.resolve(handler(c, input));
-    return def.method === "post" ? runIdempotent(c, run) : run();
+    const phases = c.get("phases");
+    try {
+      phases.enter("validate");
+      const input = parseInput(c, def);
+      // The handler's own work until its first D1 call is planning and building statements.
+      phases.enter("query-build");
+      const run = () => Promise.resolve(handler(c, input));
+      return await (def.method === "post" ? runIdempotent(c, run) : run());
+    } finally {
+      phases.enter("other");
+    }
   });
 }
 

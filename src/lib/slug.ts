@@ -81,14 +81,16 @@ export function slugify(text: string): string {
     .replace(/-+$/g, "");
 }
 
-/** The candidates for a generated slug: `base`, `base-2`, `base-3`, … (each within 100 characters). */
+/** The `n`th candidate for a generated slug: `base` (n = 1), `base-2`, `base-3`, … (within 100 characters). */
+export function slugCandidate(base: string, n: number): string {
+  if (n === 1) return base;
+  const suffix = `-${n}`;
+  return base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/g, "") + suffix;
+}
+
+/** The first `count` candidates for a generated slug (see slugCandidate). */
 export function slugCandidates(base: string, count: number): string[] {
-  const out = [base];
-  for (let n = 2; out.length < count; n++) {
-    const suffix = `-${n}`;
-    out.push(base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/g, "") + suffix);
-  }
-  return out;
+  return Array.from({ length: count }, (_, i) => slugCandidate(base, i + 1));
 }
 
 /**

@@ -225,6 +225,30 @@ describe("products bulk upsert: merges and priorities", () => {
     });
   });
 
+  it("two records replacing one product's images and categories in one chunk: the later set wins", async () => {
+    const p = await createProduct({ variants: [{}] });
+    const [c1, c2, c3] = [await createCategoryRow(), await createCategoryRow(), await createCategoryRow()];
+    const jobId = await submitBulk("/api/v1/products/bulk", {
+      products: [
+        { id: p.id, category_ids: [c1], images: [{ url: "https://img.test/1.jpg" }] },
+        {
+          id: p.id,
+          category_ids: [c2, c3],
+          images: [{ url: "https://img.test/2.jpg" }, { url: "https://img.test/3.jpg" }],
+        },
+      ],
+      options: { match_by: "id" },
+    });
+    const job = await waitForJob(jobId);
+    expect(job.status).toBe("done");
+    const product = (await api(`/api/v1/products/${p.id}?includes=categories`)).json;
+    expect(product.categories.map((c: { id: number }) => c.id)).toEqual([c2, c3]);
+    expect(product.images.map((i: { fullsize: string }) => i.fullsize)).toEqual([
+      "https://img.test/2.jpg",
+      "https://img.test/3.jpg",
+    ]);
+  });
+
   it("NOT_FOUND (match_by id) outranks the record's field errors", async () => {
     const jobId = await submitBulk("/api/v1/products/bulk", {
       products: [{ id: 99999998, status: "gone" }],

@@ -267,6 +267,35 @@ describe("variants bulk update: market prices", () => {
     expect(price.offer_price).toEqual({ amount: "18.00", currency: "EUR" });
   });
 
+  it("records of one chunk changing different fields of their prices each keep the fields they leave out", async () => {
+    const p = await createProduct({
+      variants: [
+        { prices: { market_es: { list: "20.00", offer: "18.00" } } },
+        { prices: { market_es: { list: "30.00", offer: "28.00" } } },
+        { prices: { market_es: { list: "40.00", offer: "38.00" } } },
+      ],
+    });
+    const [a, b, c] = p.variantIds as [number, number, number];
+    const before = await variantsOf(p.id);
+    const stock = (id: number) => before.find((v) => v.id === id);
+    const { job } = await runVariants("id", [
+      { id: a, prices: { market_es: { list_price: eur("21") } } },
+      { id: b, warehouse_stock: 5, prices: { market_es: { offer_price: eur("27") } } },
+      { id: c, supplier_stock: 6, prices: { market_es: { offer_price: null } } },
+    ]);
+    expect(job.status).toBe("done");
+    const [va, vb, vc] = await Promise.all([a, b, c].map((id) => variantOf(p.id, id)));
+    expect(va?.prices.market_es).toMatchObject({ list_price: eur("21.00"), offer_price: eur("18.00") });
+    expect(vb?.prices.market_es).toMatchObject({ list_price: eur("30.00"), offer_price: eur("27.00") });
+    expect(vc?.prices.market_es).toMatchObject({ list_price: eur("40.00"), offer_price: null });
+    expect(va).toMatchObject({
+      warehouse_stock: stock(a)?.warehouse_stock,
+      supplier_stock: stock(a)?.supplier_stock,
+    });
+    expect(vb).toMatchObject({ warehouse_stock: 5, supplier_stock: stock(b)?.supplier_stock });
+    expect(vc).toMatchObject({ warehouse_stock: stock(c)?.warehouse_stock, supplier_stock: 6 });
+  });
+
   it("offer_price: null and flash_offer: null clear them", async () => {
     const p = await createProduct({
       variants: [

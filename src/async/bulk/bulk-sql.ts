@@ -3,7 +3,8 @@ import { type SQL, sql } from "drizzle-orm";
 /**
  * Set-based writes for bulk jobs: every statement binds its rows as ONE JSON parameter and reads
  * them with `json_each`, so a chunk of hundreds of records is a handful of statements, far under
- * D1's 100 bound parameters per statement. Rows are keyed by SQL column names.
+ * D1's 100 bound parameters per statement. Rows are keyed by SQL column names (and bound as arrays
+ * of the statement's columns).
  */
 export type JsonRow = Record<string, unknown>;
 
@@ -20,13 +21,23 @@ const NON_ASCII = /[\u0080-\uffff]/;
 export const utf8Length = (text: string) =>
   NON_ASCII.test(text) ? encoder.encode(text).length : text.length;
 
-/** Rows grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`. */
-function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+/**
+ * Rows as JSON arrays of `columns` in that order (a column the row does not carry is null: the
+ * same NULL `json_extract` gives for a missing key, in fewer bytes than objects with their keys),
+ * grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`.
+ */
+const jsonGroups = (columns: string[], rows: JsonRow[]) =>
+  groupJson(rows.map((row) => JSON.stringify(columns.map((c) => row[c] ?? null))));
+
+function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: rows that fit by that bound need no measuring.
+  let units = 2;
+  for (const json of rows) units += json.length + 1;
+  if (units * 3 <= maxBytes) return rows.length > 0 ? [`[${rows.join(",")}]`] : [];
   const out: string[] = [];
   let current: string[] = [];
   let bytes = 2;
-  for (const row of rows) {
-    const json = JSON.stringify(row);
+  for (const json of rows) {
     const size = utf8Length(json) + 1;
     if (current.length > 0 && bytes + size > maxBytes) {
       out.push(`[${current.join(",")}]`);
@@ -41,8 +52,8 @@ function jsonGroups(rows: JsonRow[], maxBytes = MAX_JSON_PARAM_BYTES): string[] 
 }
 
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
-const field = (alias: string, column: string) => sql.raw(`json_extract(${alias}.value, '$.${column}')`);
-const present = (alias: string, column: string) => sql.raw(`json_type(${alias}.value, '$.${column}')`);
+/** Element `index` of the row array `alias.value`. */
+const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.value, '$[${index}]')`);
 
 /**
  * `INSERT INTO t (cols) SELECT … FROM json_each(rows)`. With `skipExisting`, rows whose key columns
@@ -56,63 +67,59 @@ export function insertJson(
   rows: JsonRow[],
   opts: { skipExisting?: string[] } = {},
 ): SQL[] {
-  return insertGroups(table, columns, jsonGroups(rows), opts);
-}
-
-function insertGroups(
-  table: string,
-  columns: string[],
-  groups: string[],
-  opts: { skipExisting?: string[] } = {},
-): SQL[] {
+  if (rows.length === 0) return [];
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
-    columns.map((c) => field("j", c)),
+    columns.map((_, i) => field("j", i)),
     sql`, `,
   );
   const skip = opts.skipExisting
     ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${ident(table)} WHERE ${sql.join(
-        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
+        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", columns.indexOf(k))}`),
         sql` AND `,
       )})`
     : sql``;
-  return groups.map(
+  return jsonGroups(columns, rows).map(
     (json) => sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
   );
 }
 
 /**
- * `UPDATE t SET col = <sent value, or unchanged when the row does not carry col>` for each row,
- * matched by `keys`. A field sent as JSON null sets NULL; a field not sent keeps its value, so two
- * writers changing different fields of one row never undo each other.
+ * `UPDATE t SET col = <sent value>` for each row, matched by `keys`: a field sent as JSON null sets
+ * NULL, a field the row does not carry keeps its value, so two writers changing different fields of
+ * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
+ * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
+ * `keys` must identify one row per key (rows with the same key are merged beforehand).
  */
-export const updateJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] =>
-  updateGroups(table, keys, columns, jsonGroups(rows));
-
-function updateGroups(table: string, keys: string[], columns: string[], groups: string[]): SQL[] {
+export function updateJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
   if (columns.length === 0) return [];
-  const sets = columns.map(
-    (c) =>
-      sql`${ident(c)} = CASE WHEN ${present("j", c)} IS NULL THEN ${ident(table)}.${ident(c)} ELSE ${field("j", c)} END`,
-  );
-  const match = sql.join(
-    keys.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", k)}`),
-    sql` AND `,
-  );
-  return groups.map(
-    (json) =>
-      sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${json}) AS j WHERE ${match}`,
-  );
+  const shapes = new Map<string, { columns: string[]; rows: JsonRow[] }>();
+  for (const row of rows) {
+    const sent = columns.filter((c) => row[c] !== undefined);
+    if (sent.length === 0) continue;
+    const shape = sent.join(",");
+    const group = shapes.get(shape);
+    if (group) group.rows.push(row);
+    else shapes.set(shape, { columns: sent, rows: [row] });
+  }
+  return [...shapes.values()].flatMap((group) => {
+    const sets = group.columns.map((c, i) => sql`${ident(c)} = ${field("j", keys.length + i)}`);
+    const match = sql.join(
+      keys.map((k, i) => sql`${ident(table)}.${ident(k)} = ${field("j", i)}`),
+      sql` AND `,
+    );
+    return jsonGroups([...keys, ...group.columns], group.rows).map(
+      (json) =>
+        sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM json_each(${json}) AS j WHERE ${match}`,
+    );
+  });
 }
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
-export function upsertJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
-  const groups = jsonGroups(rows);
-  return [
-    ...updateGroups(table, keys, columns, groups),
-    ...insertGroups(table, [...keys, ...columns], groups, { skipExisting: keys }),
-  ];
-}
+export const upsertJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
+  ...updateJson(table, keys, columns, rows),
+  ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
+];
 
 /**
  * Deletes the rows matching each row's `keys`: `(keys) IN (SELECT … FROM json_each(rows))`, which
@@ -123,10 +130,10 @@ export function upsertJson(table: string, keys: string[], columns: string[], row
 export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
   const target = sql.join(keys.map(ident), sql`, `);
   const values = sql.join(
-    keys.map((k) => field("j", k)),
+    keys.map((_, i) => field("j", i)),
     sql`, `,
   );
-  return jsonGroups(rows).map(
+  return jsonGroups(keys, rows).map(
     (json) =>
       sql`DELETE FROM ${ident(table)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );

@@ -16,8 +16,8 @@ interface TableOps {
 /**
  * The row-level effects of a plan, collected per table and turned into a few set-based statements.
  * Merges of the same key combine in payload order (the later record wins field by field). A later
- * delete cancels the earlier merges of that key; a merge after a delete keeps the delete (deletes
- * run first), so the row is rebuilt from the later fields only, never merged into the old row.
+ * delete cancels the earlier merges and inserts of that key; a merge after a delete keeps the delete
+ * (deletes run first), so the row is rebuilt from the later fields only, never merged into the old row.
  */
 type Op =
   | { kind: "insert"; table: string; row: JsonRow }
@@ -62,6 +62,10 @@ export class RowOps {
       if (op.kind === "delete") {
         ops.merges.delete(id);
         ops.deletes.set(id, { keys: op.keys, row: op.row });
+        // Rows an earlier record inserted under this key go too (deletes run before inserts).
+        const { keys, row } = op;
+        if (ops.inserts.length > 0)
+          ops.inserts = ops.inserts.filter((r) => keys.some((k) => String(r[k]) !== String(row[k])));
       } else {
         const prev = ops.merges.get(id);
         ops.merges.set(id, { keys: op.keys, row: prev ? { ...prev.row, ...op.row } : op.row });

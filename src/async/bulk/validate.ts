@@ -48,7 +48,9 @@ export function validateFields<T extends z.ZodObject>(
       invalid.add(key);
     }
   }
+  const optional = optionalFields(schema);
   for (const [key, fieldSchema] of Object.entries(shape)) {
+    if (record[key] === undefined && optional.has(key)) continue;
     const result = fieldSchema.safeParse(record[key], { reportInput: true });
     if (!result.success) {
       addIssues(result.error.issues, problems, key);
@@ -56,6 +58,24 @@ export function validateFields<T extends z.ZodObject>(
     } else if (result.data !== undefined) value[key] = result.data;
   }
   return { value: value as Partial<z.output<T>>, invalid };
+}
+
+const optionalOf = new WeakMap<z.ZodObject, Set<string>>();
+
+/** The fields of `schema` that accept a missing value (and leave it out): an absent one needs no parse. */
+function optionalFields(schema: z.ZodObject): Set<string> {
+  let optional = optionalOf.get(schema);
+  if (!optional) {
+    const shape = schema.shape as Record<string, z.ZodType>;
+    optional = new Set(
+      Object.keys(shape).filter((key) => {
+        const result = shape[key]?.safeParse(undefined);
+        return result?.success === true && result.data === undefined;
+      }),
+    );
+    optionalOf.set(schema, optional);
+  }
+  return optional;
 }
 
 /**

@@ -65,6 +65,41 @@ const COLUMN: Record<string, string> = {
   warehouse_stock: "warehouse_stock",
 };
 
+/*
+ * The helpers below are module functions, not closures of planVariantWrite: it runs for every
+ * variant of a job, and the bundle names each closure it creates (esbuild's keepNames) at a cost.
+ */
+const at = (path: string, p: string) => (path ? `${path}.${p}` : p);
+
+/** A new variant's rows cannot exist yet: they are inserted, not merged into existing ones. */
+function writeChild(
+  ops: RowOps,
+  create: boolean,
+  table: string,
+  keys: string[],
+  child: Record<string, unknown>,
+) {
+  if (create) ops.insert(table, child);
+  else ops.merge(table, keys, child);
+}
+
+function checkCurrency(
+  problems: RecordProblems,
+  path: string,
+  market: string,
+  currency: string,
+  p: string,
+  money: { currency: string } | null | undefined,
+) {
+  if (money && money.currency !== currency) {
+    problems.add(
+      "INVALID_FIELD_VALUE",
+      at(path, `prices.${market}.${p}`),
+      `must be ${currency}, the currency of ${market}`,
+    );
+  }
+}
+
 /**
  * Adds one variant write to `ops`: root columns, translations and market prices merged field by
  * field. `markets` are the markets that already have a price (a new one needs `list_price`).
@@ -87,7 +122,6 @@ export function planVariantWrite(
 ): boolean {
   const { variantId, write, markets, problems, path, now, create } = input;
   const before = problems.items.length;
-  const at = (p: string) => (path ? `${path}.${p}` : p);
   const row: Record<string, unknown> = { ...(create ?? {}), id: variantId };
   for (const [field, column] of Object.entries(COLUMN)) {
     const value = write[field as keyof VariantWrite];
@@ -95,17 +129,18 @@ export function planVariantWrite(
   }
   if (write.cost_price !== undefined) {
     if (write.cost_price && write.cost_price.currency !== SHOP_CURRENCY) {
-      problems.add("INVALID_FIELD_VALUE", at("cost_price.currency"), `must be ${SHOP_CURRENCY}`);
+      problems.add("INVALID_FIELD_VALUE", at(path, "cost_price.currency"), `must be ${SHOP_CURRENCY}`);
     }
     row.cost_price_amount = write.cost_price ? toScale(write.cost_price.amount, 2) : null;
     row.cost_price_currency = write.cost_price ? SHOP_CURRENCY : null;
   }
   if (!create) row.updated_at = now;
+  const isNew = create !== undefined;
   for (const [locale, entry] of Object.entries(write.translations ?? {})) {
     if (entry === null)
       ops.delete("variant_translations", ["variant_id", "locale"], { variant_id: variantId, locale });
     else if (entry.name !== undefined) {
-      ops.merge("variant_translations", ["variant_id", "locale"], {
+      writeChild(ops, isNew, "variant_translations", ["variant_id", "locale"], {
         variant_id: variantId,
         locale,
         name: entry.name,
@@ -119,37 +154,28 @@ export function planVariantWrite(
       continue;
     }
     const priceRow: Record<string, unknown> = { variant_id: variantId, market, currency };
-    const checkCurrency = (p: string, money: { currency: string } | null | undefined) => {
-      if (money && money.currency !== currency) {
-        problems.add(
-          "INVALID_FIELD_VALUE",
-          at(`prices.${market}.${p}`),
-          `must be ${currency}, the currency of ${market}`,
-        );
-      }
-    };
     if (price.list_price !== undefined) {
-      checkCurrency("list_price.currency", price.list_price);
+      checkCurrency(problems, path, market, currency, "list_price.currency", price.list_price);
       priceRow.list_price = toScale(price.list_price.amount, 2);
     } else if (!markets.has(market)) {
       problems.add(
         "MISSING_REQUIRED_FIELD",
-        at(`prices.${market}.list_price`),
+        at(path, `prices.${market}.list_price`),
         "is required for a market without a price",
       );
     }
     if (price.offer_price !== undefined) {
-      checkCurrency("offer_price.currency", price.offer_price);
+      checkCurrency(problems, path, market, currency, "offer_price.currency", price.offer_price);
       priceRow.offer_price = price.offer_price ? toScale(price.offer_price.amount, 2) : null;
     }
     if (price.flash_offer !== undefined) {
       const f = price.flash_offer;
-      checkCurrency("flash_offer.price.currency", f?.price);
+      checkCurrency(problems, path, market, currency, "flash_offer.price.currency", f?.price);
       priceRow.flash_price = f ? toScale(f.price.amount, 2) : null;
       priceRow.flash_valid_from = f ? f.valid_from : null;
       priceRow.flash_valid_until = f ? f.valid_until : null;
     }
-    ops.merge("variant_prices", ["variant_id", "market"], priceRow);
+    writeChild(ops, isNew, "variant_prices", ["variant_id", "market"], priceRow);
   }
   if (create) ops.insert("variants", row);
   else if (Object.keys(row).length > 1) ops.merge("variants", ["id"], row);

@@ -1,5 +1,5 @@
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
-import { slugCandidates } from "../../lib/slug.ts";
+import { slugCandidate } from "../../lib/slug.ts";
 import type { ExistingVariant } from "./products.bulk-lookups.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";
 
@@ -17,13 +17,14 @@ export class Allocator {
   slug(locale: string, base: string): string {
     const taken = this.taken.get(locale) ?? new Set<string>();
     this.taken.set(locale, taken);
-    for (const candidate of slugCandidates(base, taken.size + 2)) {
+    // At most `taken.size` candidates are taken: one of the first `taken.size + 1` is free.
+    for (let n = 1; ; n++) {
+      const candidate = slugCandidate(base, n);
       if (!taken.has(candidate)) {
         taken.add(candidate);
         return candidate;
       }
     }
-    throw new Error("unreachable");
   }
 }
 

@@ -59,16 +59,15 @@ export const productsUpsert: Processor = {
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
-      const identifiers = productsUpsert.identify(ctx.job, chunkRecord);
       const record = parsed.get(index);
       if (!record) {
-        outcomes.push(failed(index, identifiers, problems));
+        outcomes.push(failed(index, productsUpsert.identify(ctx.job, chunkRecord), problems));
         continue;
       }
       const existing = byKey.get(record[matchBy] as string | number);
       if (!existing && matchBy === "id") {
         problems.add("NOT_FOUND", "id", `No product has id ${record.id}`);
-        outcomes.push(failed(index, identifiers, problems));
+        outcomes.push(failed(index, productsUpsert.identify(ctx.job, chunkRecord), problems));
         continue;
       }
       const recordOps = new RowOps();
@@ -87,7 +86,7 @@ export const productsUpsert: Processor = {
         ? planUpdate(recordOps, existing, context, localesOf.get(existing.id) ?? new Set())
         : planCreate(recordOps, context);
       if (!problems.empty || productId === null) {
-        outcomes.push(failed(index, identifiers, problems));
+        outcomes.push(failed(index, productsUpsert.identify(ctx.job, chunkRecord), problems));
         continue;
       }
       if (existing && record.supplier_id !== undefined && record.supplier_id !== existing.supplier_id) {

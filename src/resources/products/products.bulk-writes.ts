@@ -86,7 +86,7 @@ export function planCreate(ops: RowOps, ctx: PlanContext): number | null {
     created_at: now,
     updated_at: now,
   });
-  planTranslations(ops, id, record, new Set(), allocator);
+  planTranslations(ops, id, record, null, allocator);
   planSets(ops, id, record);
   planNestedVariants(ops, id, record.supplier_id ?? null, ctx, []);
   return problems.empty ? id : null;
@@ -123,13 +123,14 @@ export function planUpdate(
 
 /**
  * Translations merge per field, into the columns the product declaration's `translations` name; a
- * locale new to the product gets its generated slug_base and slug.
+ * locale new to the product gets its generated slug_base and slug. A new product (`known` null) has
+ * no rows yet: its translations are inserted.
  */
 function planTranslations(
   ops: RowOps,
   productId: number,
   record: ProductRecord,
-  known: Set<string>,
+  known: Set<string> | null,
   allocator: Allocator,
 ) {
   for (const [locale, entry] of Object.entries(record.translations ?? {})) {
@@ -142,12 +143,13 @@ function planTranslations(
       locale,
       ...translationChanges(productResource, entry, (column) => column.name),
     };
-    if (!known.has(locale)) {
+    if (!known?.has(locale)) {
       const base = entry.name ? slugify(entry.name) : "";
       row.slug_base = base || `product-${productId}`;
       row.slug = allocator.slug(locale, row.slug_base as string);
     }
-    ops.merge("product_translations", ["product_id", "locale"], row);
+    if (known) ops.merge("product_translations", ["product_id", "locale"], row);
+    else ops.insert("product_translations", row);
   }
 }
 

@@ -62,7 +62,6 @@ export const variantsUpdate: Processor = {
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
-      const identifiers = variantsUpdate.identify(ctx.job, chunkRecord);
       const record = parsed.get(index);
       const found = matches.get(index) ?? [];
       if (record && found.length === 0) problems.add("NOT_FOUND", null, `No variant matches this ${by}`);
@@ -75,7 +74,7 @@ export const variantsUpdate: Processor = {
       }
       const variant = found[0];
       if (!record || !variant || found.length > 1) {
-        outcomes.push(failed(index, identifiers, problems));
+        outcomes.push(failed(index, variantsUpdate.identify(ctx.job, chunkRecord), problems));
         continue;
       }
       const { id: _id, supplier_internal_id: _s, ...write } = record;
@@ -89,7 +88,7 @@ export const variantsUpdate: Processor = {
         now,
       });
       if (!problems.empty) {
-        outcomes.push(failed(index, identifiers, problems));
+        outcomes.push(failed(index, variantsUpdate.identify(ctx.job, chunkRecord), problems));
         continue;
       }
       // Later records see the prices earlier ones create or remove.
