@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only bulk|accept|memory|cpu] [-- --accept-runs N] [-- --memory-jobs N] [-- --compare-scale N]
+ *                [-- --only bulk|accept|memory|cpu|rtt] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --compare-scale N] [-- --d1-rtt 5,25,75] [-- --queue-delay-ms N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
@@ -26,6 +27,7 @@ import { BENCH_DIR } from "./lib/paths.ts";
 import { captureAndFloors, captureCpu, cpuStage, measureReads } from "./lib/read-stage.ts";
 import { renderMarkdown } from "./lib/report.ts";
 import type { CpuStage, Results } from "./lib/results.ts";
+import { type RttStage, runRttStage } from "./lib/rtt-stage.ts";
 import { startDevServer, stopDevServer } from "./lib/server.ts";
 import { scenarios } from "./scenarios.ts";
 
@@ -38,24 +40,30 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (bulk, accept, memory or cpu; repeatable) and update its section of
+  --only STAGE   run only this stage (bulk, accept, memory, cpu or rtt; repeatable) and update its section of
                  the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
   --memory-jobs N   consecutive jobs of the memory stage (default 20; 2 with --quick)
   --compare-scale N a second, smaller catalog (default scale / 10; 0: none) seeded in a state of its
                     own and served by its own wrangler dev: each read scenario's D1 rows read there
+  --d1-rtt MS,...   the simulated deployment's D1 round trips (default 5,25,75; 25 with --quick)
+  --queue-delay-ms N   its queue delivery delay (default 25)
+  --rtt-seconds S   duration of each read run of the simulated deployment (default 3; 1 with --quick)
   --render       only rewrite RESULTS.md from the results.json already in the output dir
 
 Stages: reads, bulk (jobs over wrangler dev, then in Node), accept (worst-case 10 MB bulk bodies
 per shape against wrangler dev: accept time and a concurrent read), memory (the bulk path's JS
 heap in Node: peak per chunk, retained after each of N 10 MB jobs), cpu (the served bundle in Node
 over node:sqlite, no server: Worker CPU per request and its phases; a full run measures it with the
-reads, which --no-reads skips). A full run has them all.`;
+reads, which --no-reads skips), rtt (a simulated deployment: wrangler dev restarted per D1 round-trip
+time, each read's p50 at c=1 and the two 10 MB jobs' wall time). A full run has them all.`;
 
-const STAGES = ["bulk", "accept", "memory", "cpu"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu", "rtt"] as const;
 
 const CONNECTIONS = [1, 16];
+/** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
+const DEFAULT_QUEUE_DELAY_MS = 25;
 
 async function main(argv: string[]) {
   const { values } = parseArgs({
@@ -72,6 +80,9 @@ async function main(argv: string[]) {
       "accept-runs": { type: "string" },
       "memory-jobs": { type: "string" },
       "compare-scale": { type: "string" },
+      "d1-rtt": { type: "string" },
+      "queue-delay-ms": { type: "string" },
+      "rtt-seconds": { type: "string" },
       render: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -108,6 +119,16 @@ async function main(argv: string[]) {
   const memoryJobs = Math.round(num(values["memory-jobs"], quick ? 2 : 20, "memory-jobs"));
   const compareScale =
     values["compare-scale"] === "0" ? 0 : num(values["compare-scale"], scale / 10, "compare-scale");
+  const rtts = (values["d1-rtt"] ?? (quick ? "25" : "5,25,75")).split(",").map((x) => {
+    const n = Number(x);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--d1-rtt takes ms values, got '${x}'\n\n${USAGE}`);
+    return n;
+  });
+  const queueDelayMs =
+    values["queue-delay-ms"] === undefined ? DEFAULT_QUEUE_DELAY_MS : Number(values["queue-delay-ms"]);
+  if (!Number.isFinite(queueDelayMs) || queueDelayMs < 0)
+    throw new Error(`--queue-delay-ms must be a number of ms\n\n${USAGE}`);
+  const rttSeconds = num(values["rtt-seconds"], quick ? 1 : 3, "rtt-seconds");
   const outDir = values.out ?? (quick ? join(BENCH_DIR, ".data", "quick") : BENCH_DIR);
   if (values.render) {
     const saved = JSON.parse(readFileSync(join(outDir, "results.json"), "utf8")) as Results;
@@ -164,6 +185,7 @@ async function main(argv: string[]) {
   let bulk: BulkStage[] = [];
   let accept: AcceptStage | undefined;
   let memory: MemoryStage | undefined;
+  let rtt: RttStage | undefined;
   let cpu: CpuStage | undefined;
   let mainRowsRead = new Map<string, RowsReadProbe>();
   let compareRowsRead = new Map<string, RowsReadProbe>();
@@ -273,6 +295,24 @@ async function main(argv: string[]) {
     inProcessBulk({ stages: bulk, bundle: bundle.entry, sqliteFile: inProcessFile, secret, errors });
     for (const b of bulk) b.floor(sqliteFile);
   }
+  if (runs("rtt")) {
+    // Last: its jobs add rows to the served state, which every measurement above has read.
+    rtt = await runRttStage({
+      rtts,
+      queueDelayMs,
+      persistTo,
+      config,
+      secret,
+      logFile: join(workDir, "wrangler-rtt.log"),
+      scenarios: list,
+      readSeconds: rttSeconds,
+      bulkBytes,
+      floorFile,
+      runId,
+      timeoutMs: quick ? 120_000 : 30 * 60_000,
+      errors,
+    });
+  }
 
   const fresh: Results = {
     mode: quick ? "quick" : "full",
@@ -287,6 +327,7 @@ async function main(argv: string[]) {
     bundle: bundle.size,
     accept,
     memory,
+    rtt,
     cpu,
     cost,
     errors,
@@ -319,6 +360,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   }
   if (only.includes("accept") && fresh.accept) merged.accept = { ...fresh.accept, run: note };
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
+  if (only.includes("rtt") && fresh.rtt) merged.rtt = { ...fresh.rtt, run: note };
   if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);

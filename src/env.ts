@@ -18,6 +18,10 @@ export interface Bindings extends Env {
   RATE_LIMITS?: string;
   /** Seconds without progress before a job is re-driven (src/jobs/liveness.ts; default 300). */
   JOB_STALL_SECONDS?: string;
+  /** A simulated D1 round trip in ms, development only (the benchmark's `--d1-rtt`; src/simulated-latency.ts). */
+  SIMULATED_D1_RTT_MS?: string;
+  /** A simulated queue delivery delay in ms, development only (the benchmark's `--queue-delay-ms`). */
+  SIMULATED_QUEUE_DELAY_MS?: string;
 }
 
 /** drizzle over D1 (or a D1 session); `$client` is the binding itself, for raw batches (src/db/raw.ts). */

@@ -6,14 +6,20 @@ import { runCron } from "./cron.ts";
 import type { Bindings } from "./env.ts";
 import { routeQueue } from "./queues.ts";
 import { WEBHOOK_EVENTS } from "./resources/webhooks/webhooks.events.ts";
+import { simulatedQueueDelay, simulatedWait, withSimulatedLatency } from "./simulated-latency.ts";
 
 // A job reaching its final state enqueues one webhook delivery per subscription to the event its
 // status fires, whose `data` renders as the event declares.
 onJobFinalized(enqueueJobWebhooks);
 deliverEvents(WEBHOOK_EVENTS);
 
+// `withSimulatedLatency` returns `env` itself unless the benchmark simulates a deployment in
+// development (src/simulated-latency.ts).
 export default {
-  fetch: app.fetch,
-  queue: routeQueue,
-  scheduled: (controller: ScheduledController, env: Bindings) => runCron(controller, env),
+  fetch: (request, env, ctx) => app.fetch(request, withSimulatedLatency(env), ctx),
+  queue: async (batch, env) => {
+    await simulatedWait(simulatedQueueDelay(env));
+    await routeQueue(batch, withSimulatedLatency(env));
+  },
+  scheduled: (controller, env) => runCron(controller, withSimulatedLatency(env)),
 } satisfies ExportedHandler<Bindings>;

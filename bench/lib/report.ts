@@ -1,6 +1,7 @@
 import { costSection } from "./report-cost.ts";
 import { cpuSection, cpuTargets } from "./report-cpu.ts";
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
+import { rttSection } from "./report-rtt.ts";
 import { type BulkResult, derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
 
 const f = (n: number | null | undefined, digits = 1) =>
@@ -295,6 +296,10 @@ export function renderMarkdown(r: Results): string {
     "## Cost at scale: D1 rows read and storage (issue 14)",
     "",
     ...costSection(r),
+    "",
+    "## Simulated deployment: D1 round trip and queue delay (issue 14)",
+    "",
+    ...rttSection(r),
     "",
     "## Targets (issues 6, 10 and 14)",
     "",

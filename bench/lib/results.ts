@@ -9,6 +9,7 @@ import type { SqlFloor } from "./floors.ts";
 import type { LoadResult, Probe } from "./load.ts";
 import type { machine } from "./machine.ts";
 import type { MemoryStage } from "./memory-stage.ts";
+import type { RttStage } from "./rtt-stage.ts";
 
 export interface Capture {
   key: string;
@@ -106,6 +107,8 @@ export interface Results {
   /** Issue 10: accept time of worst-case bulk bodies, and the bulk path's heap. */
   accept?: AcceptStage;
   memory?: MemoryStage;
+  /** Issue 14: the simulated deployment (reads and 10 MB jobs per D1 round-trip time). */
+  rtt?: RttStage;
   /** Issue 14: Worker CPU per request (also measured by a full run's reads). */
   cpu?: CpuStage;
   /** Issue 14: D1 rows read per read at two catalog sizes, and bytes per product. */

@@ -9,6 +9,8 @@ export const startDevServer = (options: {
   config: string;
   secret: string;
   logFile: string;
+  /** More `--var NAME:value` for the Worker. */
+  vars?: Record<string, string>;
   timeoutMs?: number;
 }) => startWranglerDev(options);
 

@@ -39,6 +39,8 @@ export async function startWranglerDev(options: {
   /** A wrangler config other than the project's (the benchmark serves its prebuilt bundle). */
   config?: string;
   viaDevScript?: boolean;
+  /** More `--var NAME:value` (the benchmark's simulated deployment). */
+  vars?: Record<string, string>;
   port?: number;
   inspectorPort?: number;
   timeoutMs?: number;
@@ -55,6 +57,7 @@ export async function startWranglerDev(options: {
     [
       ...program,
       ...(options.config ? ["--config", options.config] : []),
+      ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
       "--log-level",
       "warn",
       "--ip",

@@ -35,6 +35,7 @@ export interface WranglerConfig {
       dead_letter_queue?: string;
       max_batch_size?: number;
       max_retries?: number;
+      max_concurrency?: number;
     }[];
   };
   ratelimits?: { name: string; namespace_id: string; simple: { limit: number; period: number } }[];

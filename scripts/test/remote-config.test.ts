@@ -29,6 +29,7 @@ const shape = (c: WranglerConfig) => ({
     q.dead_letter_queue !== undefined,
     q.max_batch_size,
     q.max_retries,
+    q.max_concurrency,
   ]),
   limits: (c.ratelimits ?? []).map((r) => [r.name, r.simple]),
   crons: c.triggers.crons,
@@ -52,6 +53,12 @@ describe("wrangler.toml", () => {
 
   it("keeps the minutely liveness sweep and the hourly retention cron", () => {
     assert.deepEqual(production.triggers.crons, ["* * * * *", "0 * * * *"]);
+  });
+
+  it("runs at most three job chunks at once (README, Bulk jobs)", () => {
+    const jobs = production.queues.consumers?.find((q) => q.queue === "storefront-jobs");
+    assert.equal(jobs?.max_concurrency, 3);
+    assert.match(read("README.md"), /`max_concurrency = 3`/);
   });
 
   it("gives staging the same bindings and settings as production", () => {

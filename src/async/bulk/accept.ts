@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { countRowsRead, countTrip } from "../../db/client.ts";
 import { rawBatch } from "../../db/raw.ts";
 import type { AppEnv, Bindings } from "../../env.ts";
-import { type ChunkPlanner, type ChunkRange, payloadKey } from "./chunking.ts";
+import { type ChunkPlanner, type ChunkRange, chunkGroup, payloadKey, spanOf } from "./chunking.ts";
 import { isDryRun } from "./dry-run.ts";
 import type { JobMessage, JobType } from "./types.ts";
 
@@ -26,7 +26,8 @@ export async function acceptBulkJob(
 ) {
   const jobId = crypto.randomUUID();
   const d1 = c.get("db").$client;
-  const first = records.chunks[0] as ChunkRange;
+  // The byte range of the first message's group (see chunkGroup), read while D1 opens it.
+  const first = spanOf(chunkGroup(0, (i) => records.chunks[i]));
   countTrip(c);
   countRowsRead(c, await rawBatch(d1, jobInserts(jobId, type, records, params, c.get("apiKey").id)));
   try {

@@ -81,3 +81,53 @@ export function parseChunk(bytes: Uint8Array | string, range: ChunkRange): Chunk
     return null;
   }
 }
+
+/**
+ * Records one queue message applies at most: consecutive chunks cut at CHUNK_MAX_RECORDS (a large
+ * payload of small records) are read, planned and committed together, up to this many records and
+ * CHUNK_MAX_BYTES of JSON (the byte limit a chunk is already sized for), so a 10 MB job pays a
+ * tenth of the queue deliveries and D1 round trips. The chunk stays the unit of the ledger, the
+ * counters and a replay.
+ */
+export const GROUP_MAX_RECORDS = 2_000;
+export const GROUP_MAX_CHUNKS = GROUP_MAX_RECORDS / CHUNK_MAX_RECORDS;
+
+/**
+ * The chunks a message for chunk `first` applies: that chunk, then each following one while the
+ * previous is full (CHUNK_MAX_RECORDS records), the next has no ledger row yet (`recorded`), and
+ * the group stays within GROUP_MAX_RECORDS records and CHUNK_MAX_BYTES. Chunks of fewer records
+ * (cut by size, or the last of a job) end a group, so small jobs run one chunk per message as before.
+ */
+export function chunkGroup(
+  first: number,
+  rangeOf: (chunk: number) => ChunkRange | undefined,
+  recorded: (chunk: number) => boolean = () => false,
+): ChunkRange[] {
+  const head = rangeOf(first);
+  if (!head) return [];
+  const group = [head];
+  let records = head.count;
+  for (;;) {
+    const last = group.at(-1) as ChunkRange;
+    const next = rangeOf(first + group.length);
+    if (last.count !== CHUNK_MAX_RECORDS || group.length >= GROUP_MAX_CHUNKS || !next) break;
+    if (recorded(first + group.length)) break;
+    if (records + next.count > GROUP_MAX_RECORDS) break;
+    if (next.offset + next.length - head.offset > CHUNK_MAX_BYTES) break;
+    group.push(next);
+    records += next.count;
+  }
+  return group;
+}
+
+/** The byte range and records of consecutive chunks as one range (the commas between them included). */
+export function spanOf(group: ChunkRange[]): ChunkRange {
+  const head = group[0] as ChunkRange;
+  const last = group.at(-1) as ChunkRange;
+  return {
+    first: head.first,
+    count: group.reduce((n, r) => n + r.count, 0),
+    offset: head.offset,
+    length: last.offset + last.length - head.offset,
+  };
+}

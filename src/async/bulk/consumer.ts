@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, between, eq } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
 import { jobChunkRanges, jobChunks, jobs } from "../../db/schema/index.ts";
 import type { Bindings, Db } from "../../env.ts";
@@ -11,7 +11,16 @@ import {
   failOversizedRecord,
   processorContext,
 } from "./apply-chunk.ts";
-import { type ChunkRange, parseChunk, payloadKey, RECORD_MAX_BYTES } from "./chunking.ts";
+import { applyGroup } from "./apply-group.ts";
+import {
+  type ChunkRange,
+  chunkGroup,
+  GROUP_MAX_CHUNKS,
+  parseChunk,
+  payloadKey,
+  RECORD_MAX_BYTES,
+  spanOf,
+} from "./chunking.ts";
 import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { BulkOperations } from "./operation.ts";
@@ -30,12 +39,18 @@ interface OpenedChunk {
   /** Ledger parts of this chunk already applied (record indices of a replay, or WHOLE_CHUNK). */
   done: Set<number>;
   range: ChunkRange | undefined;
-  next: ChunkRange | undefined;
+  /** Byte ranges of this chunk and the following ones (the next group's included). */
+  rangeOf: (chunk: number) => ChunkRange | undefined;
+  /** Whether a chunk of the next GROUP_MAX_CHUNKS has a ledger row: part of a replay, or whole. */
+  recorded: (chunk: number) => boolean;
+  /** Whether every chunk from this one to the job's last is applied as a whole. */
+  reachesEnd: boolean;
 }
 
 /**
- * Applies one chunk of a job, at most once: the chunk's effects, its ledger row, its log entries
- * and the summary counters commit in one batch. A redelivered message finds the ledger row and
+ * Applies one chunk of a job, with the following full chunks of its group (chunkGroup, applyGroup),
+ * at most once: the chunks' effects, ledger rows, log entries and the summary counters commit in
+ * one batch. A redelivered message finds the ledger row and
  * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
  * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk/liveness.ts).
  * The job's records go to the processor of its operation in `operations`.
@@ -53,24 +68,32 @@ export async function processJobMessage(
   if (!opened) return;
   const { job, done, range } = opened;
   if (job.status !== "running") {
-    // A retried last message of a job already final: its hooks may have failed, run them again.
-    if (message.chunk === job.chunkCount - 1 && isFinal(job)) await runFinalizedHooks(env, job);
+    // A retried message that finished a job already final: its hooks may have failed, run them again.
+    if ((message.chunk === job.chunkCount - 1 || opened.reachesEnd) && isFinal(job))
+      await runFinalizedHooks(env, job);
     return;
   }
   if (!range) return;
   if (done.has(WHOLE_CHUNK)) {
     // Applied by an earlier delivery, which moved the job on; finalizing twice is harmless.
-    if (message.chunk === job.chunkCount - 1) await finalizeJob(env, db, job.id);
+    if (opened.reachesEnd) await finalizeJob(env, db, job.id);
     return;
   }
-  let result: ChunkResult;
+  // A chunk not yet touched takes the following ones of its group along (chunkGroup).
+  const group = done.size === 0 ? chunkGroup(message.chunk, opened.rangeOf, opened.recorded) : [range];
+  const span = spanOf(group);
+  let outcome: { result: ChunkResult; chunk: number } = { result: "mine", chunk: message.chunk };
   if (range.count === 1 && range.length > RECORD_MAX_BYTES) {
-    result = await failOversizedRecord(env, job, message.chunk, range);
+    outcome.result = await failOversizedRecord(env, job, message.chunk, range);
   } else {
-    const bytes = await (early ?? (() => readRange(env, job.id, [range.offset, range.length])))();
-    const records = bytes === null ? null : parseChunk(bytes, range);
+    const at = message.at;
+    const sameRange = at?.[0] === span.offset && at?.[1] === span.length;
+    const bytes = await (sameRange && early
+      ? early
+      : () => readRange(env, job.id, [span.offset, span.length]))();
+    const records = bytes === null ? null : parseChunk(bytes, span);
     if (records === null) {
-      result = await failChunk(
+      outcome.result = await failChunk(
         env,
         job,
         message.chunk,
@@ -79,24 +102,28 @@ export async function processJobMessage(
         "The stored payload of this chunk could not be read.",
       );
     } else {
-      const pending = records.filter((r) => !done.has(r.index));
       const { processor } = operations[job.type];
       const ctx = processorContext(env, db, job);
-      result = await applyChunk(processor, ctx, message.chunk, pending, done.size > 0);
+      if (group.length > 1) {
+        outcome = await applyGroup(processor, ctx, message.chunk, group, records);
+      } else {
+        const pending = records.filter((r) => !done.has(r.index));
+        outcome.result = await applyChunk(processor, ctx, message.chunk, pending, done.size > 0);
+      }
     }
   }
   log("info", "job.chunk", {
     job_id: job.id,
     chunk: message.chunk,
-    records: range.count,
+    records: span.count,
     duration_ms: Date.now() - started,
-    outcome: CHUNK_OUTCOMES[result],
+    outcome: CHUNK_OUTCOMES[outcome.result],
   });
-  if (result === "continues") {
+  if (outcome.result === "continues") {
     // The replay goes on in a fresh invocation (its own D1 query budget).
-    await env.JOBS_QUEUE.send({ jobId: job.id, chunk: message.chunk }, { contentType: "json" });
-  } else if (result === "mine") {
-    await advance(env, db, job, message.chunk, opened.next);
+    await env.JOBS_QUEUE.send({ jobId: job.id, chunk: outcome.chunk }, { contentType: "json" });
+  } else if (outcome.result === "mine") {
+    await advance(env, db, job, outcome.chunk, opened.rangeOf);
   }
 }
 
@@ -104,8 +131,9 @@ const isFinal = (job: JobRow) => job.status !== "pending" && job.status !== "run
 
 /**
  * One round trip (a batch) for what a message needs first: the job moved from `pending` to
- * `running` on its first message, the job row, the ledger parts of this chunk already applied, and
- * the byte ranges of this chunk and the next. Null when the job is gone.
+ * `running` on its first message, the job row, the ledger rows of this chunk and the next ones of
+ * its group, and the byte ranges of this chunk and of the chunks up to the end of the next group.
+ * Null when the job is gone.
  */
 async function openChunk(db: Db, jobId: string, chunk: number): Promise<OpenedChunk | null> {
   const now = isoSeconds();
@@ -116,13 +144,20 @@ async function openChunk(db: Db, jobId: string, chunk: number): Promise<OpenedCh
       .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending"))),
     db.select().from(jobs).where(eq(jobs.id, jobId)),
     db
-      .select({ part: jobChunks.part })
+      .select({ chunk: jobChunks.chunkIndex, part: jobChunks.part })
       .from(jobChunks)
-      .where(and(eq(jobChunks.jobId, jobId), eq(jobChunks.chunkIndex, chunk))),
+      .where(
+        and(eq(jobChunks.jobId, jobId), between(jobChunks.chunkIndex, chunk, chunk + GROUP_MAX_CHUNKS - 1)),
+      ),
     db
       .select()
       .from(jobChunkRanges)
-      .where(and(eq(jobChunkRanges.jobId, jobId), inArray(jobChunkRanges.chunkIndex, [chunk, chunk + 1]))),
+      .where(
+        and(
+          eq(jobChunkRanges.jobId, jobId),
+          between(jobChunkRanges.chunkIndex, chunk, chunk + 2 * GROUP_MAX_CHUNKS),
+        ),
+      ),
   ]);
   const job = rows[0];
   if (!job) return null;
@@ -137,7 +172,20 @@ async function openChunk(db: Db, jobId: string, chunk: number): Promise<OpenedCh
       }
     );
   };
-  return { job, done: new Set(parts.map((r) => r.part)), range: rangeOf(chunk), next: rangeOf(chunk + 1) };
+  const whole = new Set(parts.filter((p) => p.part === WHOLE_CHUNK).map((p) => p.chunk));
+  const last = job.chunkCount - 1;
+  const reachesEnd =
+    chunk <= last &&
+    last < chunk + GROUP_MAX_CHUNKS &&
+    Array.from({ length: last - chunk + 1 }, (_, i) => chunk + i).every((c) => whole.has(c));
+  return {
+    job,
+    done: new Set(parts.filter((p) => p.chunk === chunk).map((p) => p.part)),
+    range: rangeOf(chunk),
+    rangeOf,
+    recorded: (index) => parts.some((p) => p.chunk === index),
+    reachesEnd,
+  };
 }
 
 /** Starts `work` now; its result, or its error, comes only to the caller that asks for it. */
@@ -159,13 +207,24 @@ async function readRange(env: Bindings, jobId: string, [offset, length]: [number
   return new Uint8Array(await object.arrayBuffer());
 }
 
-/** Enqueues the next chunk, or finalizes after the last one. */
-async function advance(env: Bindings, db: Db, job: JobRow, chunk: number, next: ChunkRange | undefined) {
+/**
+ * Enqueues the chunk after `chunk`, or finalizes after the last one. The message carries the byte
+ * range of the group that chunk starts (nothing of it is applied yet), read while D1 opens it.
+ */
+async function advance(
+  env: Bindings,
+  db: Db,
+  job: JobRow,
+  chunk: number,
+  rangeOf: (chunk: number) => ChunkRange | undefined,
+) {
   if (chunk + 1 < job.chunkCount) {
+    const next = chunkGroup(chunk + 1, rangeOf);
+    const span = next.length > 0 ? spanOf(next) : undefined;
     const message: JobMessage = {
       jobId: job.id,
       chunk: chunk + 1,
-      ...(next ? { at: [next.offset, next.length] } : {}),
+      ...(span ? { at: [span.offset, span.length] } : {}),
     };
     await env.JOBS_QUEUE.send(message, { contentType: "json" });
   } else {
@@ -180,11 +239,11 @@ export async function processDeadLetter(env: Bindings, message: JobMessage): Pro
   if (opened?.job.status !== "running" || !opened.range) return;
   const { job, done, range } = opened;
   if (done.has(WHOLE_CHUNK)) {
-    if (message.chunk === job.chunkCount - 1) await finalizeJob(env, db, job.id);
+    if (opened.reachesEnd) await finalizeJob(env, db, job.id);
     return;
   }
   const reason = "This chunk could not be processed after repeated attempts.";
   if ((await failChunk(env, job, message.chunk, range, done, reason)) === "mine") {
-    await advance(env, db, job, message.chunk, opened.next);
+    await advance(env, db, job, message.chunk, opened.rangeOf);
   }
 }
