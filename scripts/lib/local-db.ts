@@ -37,9 +37,15 @@ function listTables(): TableInfo[] {
   }));
 }
 
-/** Names of the application tables that hold at least one row. */
+/**
+ * Tables whose rows describe the others rather than hold data: `row_counts` (migration 0005) has a
+ * row per counted table from the start, so it says nothing about whether the database is empty.
+ */
+const BOOKKEEPING_TABLES = new Set(["row_counts"]);
+
+/** Names of the application tables that hold at least one row (bookkeeping tables aside). */
 export function nonEmptyTables(): string[] {
-  const tables = listTables();
+  const tables = listTables().filter((t) => !BOOKKEEPING_TABLES.has(t.name));
   if (tables.length === 0) return [];
   // One statement per table in one wrangler call (D1 caps the terms of a compound SELECT).
   const sql = tables.map((t) => `SELECT EXISTS (SELECT 1 FROM ${quote(t.name)}) AS filled`).join(";\n");
