@@ -1,4 +1,4 @@
-import { inArray, type SQL } from "drizzle-orm";
+import { inArray, Param, SQL, StringChunk } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { jsonIn } from "./sql.ts";
 
@@ -16,7 +16,38 @@ export const idList = (ids: readonly (number | string)[]): IdSet => ({
   in: (column) => jsonIn(column, ids),
 });
 
-/** The ids a one-column select returns (`SELECT id FROM … ORDER BY … LIMIT …`). */
-export const idQuery = (query: SQL | Parameters<typeof inArray>[1]): IdSet => ({
-  in: (column) => inArray(column as SQLiteColumn, query as Parameters<typeof inArray>[1]),
-});
+type Subquery = Parameters<typeof inArray>[1];
+
+/**
+ * The ids a one-column select returns (`SELECT id FROM … ORDER BY … LIMIT …`). A page's loaders,
+ * its includes and their loaders all filter on it (a dozen times on a page with includes): it is
+ * built to SQL text once, and each use embeds that text and its parameters instead of building the
+ * whole select again.
+ */
+export const idQuery = (query: SQL | Subquery): IdSet => {
+  let built: SQL | Subquery | undefined;
+  return {
+    in: (column) => {
+      built ??= prebuilt(query);
+      return inArray(column as SQLiteColumn, built as Subquery);
+    },
+  };
+};
+
+/**
+ * `(the select)` as drizzle renders a select nested in a condition, as chunks of its finished text
+ * and its (already encoded) parameters; the query itself when it cannot be taken apart that way.
+ */
+function prebuilt(query: SQL | Subquery): SQL | Subquery {
+  const toSQL = (query as { toSQL?: () => { sql: string; params: unknown[] } }).toSQL;
+  if (typeof toSQL !== "function") return query;
+  const { sql: text, params } = toSQL.call(query);
+  // SQLite's dialect writes each parameter as `?`; any other `?` in the text leaves it as it was.
+  const pieces = `(${text})`.split("?");
+  if (pieces.length !== params.length + 1) return query;
+  const chunks: (StringChunk | Param)[] = [new StringChunk(pieces[0] as string)];
+  params.forEach((value, i) => {
+    chunks.push(new Param(value), new StringChunk(pieces[i + 1] as string));
+  });
+  return new SQL(chunks);
+}
