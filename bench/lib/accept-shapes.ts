@@ -278,7 +278,15 @@ export async function runAcceptShapes(o: {
         cancels: [],
       };
       for (let run = 0; run < o.runs; run++) {
-        const measured = await postWhileReading(o.origin, route.path, auth, body, readStore);
+        let measured: Awaited<ReturnType<typeof postWhileReading>>;
+        try {
+          measured = await postWhileReading(o.origin, route.path, auth, body, readStore);
+        } catch (err) {
+          // A connection the server closed (an early 413 while the body was still being sent): the
+          // stage goes on with the next shape, the run reports it.
+          o.errors.push(`accept ${shape.key} ${route.path}: ${err instanceof Error ? err.message : err}`);
+          break;
+        }
         result.statuses.push(measured.status);
         result.acceptMs.push(measured.ms);
         result.appMs.push(parseServerTiming(measured.serverTiming).appMs);

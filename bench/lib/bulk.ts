@@ -20,7 +20,7 @@ export const MARKETS = [
 
 const amount = (n: number) => `${(5 + (n % 9000) / 100).toFixed(2)}`;
 
-/** Fills `key: [...]` with records from `make(i)` until the body would pass `targetBytes`. */
+/** Fills `key: [...]` with records from `make(i)` until the body would pass `targetBytes` (UTF-8). */
 function fill(
   key: string,
   options: Record<string, unknown>,
@@ -35,9 +35,11 @@ function fill(
   for (let i = 0; i < maxRecords; i++) {
     const made = make(i);
     const json = JSON.stringify(made.record);
-    if (bytes + json.length + 1 > targetBytes && parts.length > 0) break;
+    // UTF-8 bytes, not string length: names carry accents (the body limit counts bytes).
+    const size = Buffer.byteLength(json);
+    if (bytes + size + 1 > targetBytes && parts.length > 0) break;
     parts.push(json);
-    bytes += json.length + (parts.length > 1 ? 1 : 0);
+    bytes += size + (parts.length > 1 ? 1 : 0);
     variants += made.variants;
     prices += made.prices;
   }
