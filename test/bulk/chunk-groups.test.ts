@@ -1,6 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHUNK_MAX_RECORDS, GROUP_MAX_CHUNKS, GROUP_MAX_RECORDS } from "../../src/async/bulk/chunking.ts";
+import {
+  CHUNK_MAX_RECORDS,
+  type ChunkRange,
+  chunkGroup,
+  GROUP_MAX_BYTES,
+  GROUP_MAX_CHUNKS,
+  GROUP_MAX_RECORDS,
+} from "../../src/async/bulk/chunking.ts";
 import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
@@ -227,5 +234,26 @@ describe("chunk groups: a message applies several full chunks, with the chain's 
     expect(await variantState(ids)).not.toEqual(before);
     expect(dry.job).toEqual({ ...real.job, id: dry.jobId });
     expect(dry.logs).toEqual(real.logs);
+  });
+
+  it("a group spans at most GROUP_MAX_BYTES of JSON: full chunks of large records travel one per message", () => {
+    // Consecutive full chunks of `bytes` each, back to back (a comma between them).
+    const ranges =
+      (bytes: number) =>
+      (chunk: number): ChunkRange | undefined =>
+        chunk < GROUP_MAX_CHUNKS * 2
+          ? {
+              first: chunk * CHUNK_MAX_RECORDS,
+              count: CHUNK_MAX_RECORDS,
+              offset: chunk * (bytes + 1),
+              length: bytes,
+            }
+          : undefined;
+    const small = Math.floor(GROUP_MAX_BYTES / GROUP_MAX_CHUNKS) - 1;
+    expect(chunkGroup(0, ranges(small))).toHaveLength(GROUP_MAX_CHUNKS);
+    const half = Math.floor(GROUP_MAX_BYTES / 2);
+    expect(chunkGroup(0, ranges(half))).toHaveLength(1);
+    const third = Math.floor(GROUP_MAX_BYTES / 3) - 1;
+    expect(chunkGroup(0, ranges(third))).toHaveLength(3);
   });
 });

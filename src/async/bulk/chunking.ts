@@ -85,17 +85,24 @@ export function parseChunk(bytes: Uint8Array | string, range: ChunkRange): Chunk
 /**
  * Records one queue message applies at most: consecutive chunks cut at CHUNK_MAX_RECORDS (a large
  * payload of small records) are read, planned and committed together, up to this many records and
- * CHUNK_MAX_BYTES of JSON (the byte limit a chunk is already sized for), so a 10 MB job pays a
+ * GROUP_MAX_BYTES of JSON, so a 10 MB job of small records pays a
  * tenth of the queue deliveries and D1 round trips. The chunk stays the unit of the ledger, the
  * counters and a replay.
  */
 export const GROUP_MAX_RECORDS = 2_000;
 export const GROUP_MAX_CHUNKS = GROUP_MAX_RECORDS / CHUNK_MAX_RECORDS;
+/**
+ * JSON bytes a group of several chunks spans at most. A message's heap grows with the JSON it
+ * plans (about 30–40 MiB per MiB of product records, measured by the benchmark's memory stage), so
+ * a group keeps within about 20 MiB: ten chunks of variant updates (~320 bytes a record) fit, two
+ * chunks of full products (~560 KB each) do not. A single chunk may still reach CHUNK_MAX_BYTES.
+ */
+export const GROUP_MAX_BYTES = 640 * 1024;
 
 /**
  * The chunks a message for chunk `first` applies: that chunk, then each following one while the
  * previous is full (CHUNK_MAX_RECORDS records), the next has no ledger row yet (`recorded`), and
- * the group stays within GROUP_MAX_RECORDS records and CHUNK_MAX_BYTES. Chunks of fewer records
+ * the group stays within GROUP_MAX_RECORDS records and GROUP_MAX_BYTES. Chunks of fewer records
  * (cut by size, or the last of a job) end a group, so small jobs run one chunk per message as before.
  */
 export function chunkGroup(
@@ -113,7 +120,7 @@ export function chunkGroup(
     if (last.count !== CHUNK_MAX_RECORDS || group.length >= GROUP_MAX_CHUNKS || !next) break;
     if (recorded(first + group.length)) break;
     if (records + next.count > GROUP_MAX_RECORDS) break;
-    if (next.offset + next.length - head.offset > CHUNK_MAX_BYTES) break;
+    if (next.offset + next.length - head.offset > GROUP_MAX_BYTES) break;
     group.push(next);
     records += next.count;
   }
