@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import { rawBatch } from "../../db/raw.ts";
 import type { Bindings, Db } from "../../env.ts";
 import { constraintViolation, describeError, isUniqueViolation } from "../../lib/errors.ts";
@@ -77,13 +78,20 @@ export async function applyChunk(
  * it fails, and is replayed, exactly where a real run's batch would.
  */
 async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, plan: Plan) {
-  const { env, job } = ctx;
-  const books = bookkeeping(job.id, chunk, part, plan.outcomes);
+  await commitWithBooks(ctx, bookkeeping(ctx.job.id, chunk, part, plan.outcomes), plan.statements);
+}
+
+/** Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead. */
+export async function commitWithBooks(
+  { env, job }: ProcessorContext,
+  books: SQL[],
+  statements: Plan["statements"],
+) {
   if (job.dryRun) {
-    await rehearse(env.DB, plan.statements);
+    await rehearse(env.DB, statements);
     await rawBatch(env.DB, books);
   } else {
-    await rawBatch(env.DB, [...books, ...plan.statements]);
+    await rawBatch(env.DB, [...books, ...statements]);
   }
 }
 

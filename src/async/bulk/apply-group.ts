@@ -1,7 +1,5 @@
-import { rawBatch } from "../../db/raw.ts";
-import { applyChunk, type ChunkResult } from "./apply-chunk.ts";
+import { applyChunk, type ChunkResult, commitWithBooks } from "./apply-chunk.ts";
 import type { ChunkRange } from "./chunking.ts";
-import { rehearse } from "./dry-run.ts";
 import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import type { ChunkRecord, Processor, ProcessorContext } from "./types.ts";
 
@@ -30,18 +28,13 @@ export async function applyGroup(
   ranges: ChunkRange[],
   records: ChunkRecord[],
 ): Promise<GroupResult> {
-  const { env, job } = ctx;
+  const { job } = ctx;
   const plan = await processor.plan(ctx, records);
   const books = ranges.flatMap((range, i) =>
     bookkeeping(job.id, first + i, WHOLE_CHUNK, plan.outcomes.filter(inRange(range))),
   );
   try {
-    if (job.dryRun) {
-      await rehearse(env.DB, plan.statements);
-      await rawBatch(env.DB, books);
-    } else {
-      await rawBatch(env.DB, [...books, ...plan.statements]);
-    }
+    await commitWithBooks(ctx, books, plan.statements);
     return { result: "mine", chunk: first + ranges.length - 1 };
   } catch (err) {
     if (isLedgerConflict(err)) return { result: "theirs", chunk: first };
