@@ -1,4 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
+import { PRODUCT_TABLES } from "../../src/db/schema/catalog.ts";
 import type { Scenario } from "../scenarios.ts";
 import { openDb } from "./database.ts";
 import { parseServerTiming } from "./load.ts";
@@ -74,15 +75,6 @@ export interface Storage {
   tables: Record<string, { bytes: number; rows: number }>;
 }
 
-const PRODUCT_TABLES = [
-  "products",
-  "product_translations",
-  "product_images",
-  "product_categories",
-  "variants",
-  "variant_translations",
-  "variant_prices",
-];
 const ORDER_TABLES = ["orders", "order_line_items"];
 
 /** Bytes per table (its b-tree and its indexes' b-trees, whole pages) from SQLite's `dbstat`. */
@@ -107,7 +99,7 @@ export function measureStorage(sqliteFile: string): Storage {
       if (t.startsWith("sqlite_") || t.startsWith("_cf_")) continue;
       tables[t] = { bytes: b, rows: count(t) };
     }
-    const sum = (names: string[]) => names.reduce((n, t) => n + (bytes.get(t) ?? 0), 0);
+    const sum = (names: readonly string[]) => names.reduce((n, t) => n + (bytes.get(t) ?? 0), 0);
     const products = count("products");
     const orders = count("orders");
     const pageSize = Number((db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size);

@@ -13,7 +13,7 @@ import type { JobMessage } from "../../src/async/bulk/types.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
-import { jobLogs, stageJob } from "../support/jobs.ts";
+import { deliverAll, logOutcomes, stageJob } from "../support/jobs.ts";
 import { recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
 
@@ -40,23 +40,9 @@ async function run(records: unknown[], chunkSize: number, options: Record<string
     { options: { match_by: "id", ...options } },
     chunkSize,
   );
-  let message: JobMessage | undefined = { jobId, chunk: 0 };
-  let messages = 0;
-  while (message) {
-    await processJobMessage(testEnv, message, BULK_OPERATIONS);
-    messages++;
-    message = jobs.sent.shift();
-  }
+  const messages = await deliverAll(testEnv, jobs, jobId);
   const job = (await api(`/api/v1/jobs/${jobId}?fields=status,summary`)).json;
-  const logs = (await jobLogs(jobId, "per_page=500")).map(
-    ({ severity, code, message, identifiers, affected_fields }) => ({
-      severity,
-      code,
-      message,
-      identifiers,
-      affected_fields,
-    }),
-  );
+  const logs = await logOutcomes(jobId);
   const ledger = (
     await env.DB.prepare(
       "SELECT chunk_index, part FROM job_chunks WHERE job_id = ? ORDER BY chunk_index, part",

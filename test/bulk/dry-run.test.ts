@@ -1,11 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { api } from "../support/api.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
-import { jobLogs, stageJob, submitBulk, waitForJob } from "../support/jobs.ts";
+import { deliverAll, logOutcomes, stageJob, submitBulk, waitForJob } from "../support/jobs.ts";
 import { recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
 
@@ -38,21 +36,9 @@ async function run(type: JobType, records: unknown[], params: Record<string, unk
   const webhooks = recordingQueue();
   const testEnv = { ...env, JOBS_QUEUE: jobs.queue, WEBHOOKS_QUEUE: webhooks.queue };
   const jobId = await stageJob(type, records, params, chunkSize);
-  let message: JobMessage | undefined = { jobId, chunk: 0 };
-  while (message) {
-    await processJobMessage(testEnv, message, BULK_OPERATIONS);
-    message = jobs.sent.shift();
-  }
+  await deliverAll(testEnv, jobs, jobId);
   const job = (await api(`/api/v1/jobs/${jobId}?fields=status,summary,dry_run`)).json;
-  const logs = (await jobLogs(jobId, "per_page=500")).map(
-    ({ severity, code, message, identifiers, affected_fields }) => ({
-      severity,
-      code,
-      message,
-      identifiers,
-      affected_fields,
-    }),
-  );
+  const logs = await logOutcomes(jobId);
   return { job, logs, webhooks: webhooks.batched.length };
 }
 

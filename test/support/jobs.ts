@@ -7,9 +7,11 @@ import {
   parseChunk,
   payloadKey,
 } from "../../src/async/bulk/chunking.ts";
+import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { scanJson } from "../../src/http/json-scan.ts";
+import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { api } from "./api.ts";
 import { recordingQueue } from "./queues.ts";
 
@@ -100,3 +102,36 @@ export function capturingEnv() {
 
 /** The worker's bindings with a jobs queue that drops every message. */
 export const quietEnv = () => capturingEnv().testEnv;
+
+/**
+ * Delivers a staged job's messages one after the other, from its first chunk, until none is left
+ * (the job is final): `testEnv`'s jobs queue must be `jobs`, which records what each message sends.
+ * Answers how many messages were delivered.
+ */
+export async function deliverAll(
+  testEnv: typeof env,
+  jobs: { sent: JobMessage[] },
+  jobId: string,
+): Promise<number> {
+  let message: JobMessage | undefined = { jobId, chunk: 0 };
+  let messages = 0;
+  while (message) {
+    await processJobMessage(testEnv, message, BULK_OPERATIONS);
+    messages++;
+    message = jobs.sent.shift();
+  }
+  return messages;
+}
+
+/** A job's log entries as two runs of the same records are compared (no ids, no times). */
+export async function logOutcomes(jobId: string) {
+  return (await jobLogs(jobId, "per_page=500")).map(
+    ({ severity, code, message, identifiers, affected_fields }) => ({
+      severity,
+      code,
+      message,
+      identifiers,
+      affected_fields,
+    }),
+  );
+}
