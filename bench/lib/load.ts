@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { PHASES } from "../../src/lib/phase-clock.ts";
 
 export interface ServerTiming {
   appMs: number | null;
@@ -15,6 +16,26 @@ export function parseServerTiming(header: string | null | undefined): ServerTimi
     return dur === undefined ? null : Number(dur);
   };
   return { appMs: metric("app"), roundTrips: metric("d1"), rowsRead: metric("d1-rows") };
+}
+
+const OUTSIDE_D1 = PHASES.filter((phase) => phase !== "d1-wait");
+
+/**
+ * The request's time outside its D1 calls as the serving runtime's own clock measured it: the sum
+ * of its `Server-Timing` phases but `d1-wait` (null when it reported none).
+ */
+export function outsideD1Ms(header: string | null | undefined): number | null {
+  let sum = 0;
+  let seen = false;
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    if (!OUTSIDE_D1.includes(name as (typeof OUTSIDE_D1)[number])) continue;
+    const dur = /dur=([\d.]+)/.exec(params.join(";"))?.[1];
+    if (dur === undefined) continue;
+    sum += Number(dur);
+    seen = true;
+  }
+  return seen ? sum : null;
 }
 
 export interface Probe extends ServerTiming {
@@ -51,6 +72,11 @@ export interface LoadResult {
   /** Median D1 round trips and app time the responses reported in Server-Timing. */
   roundTrips: number | null;
   appMs: number | null;
+  /**
+   * Mean time outside D1 calls per response (`outsideD1Ms`): workerd's clock moves in whole
+   * milliseconds, so a median would round; the mean of many is not biased by the steps.
+   */
+  outsideD1Ms?: number | null;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -72,6 +98,7 @@ export async function load(o: {
   const latencies: number[] = [];
   const trips: number[] = [];
   const appMs: number[] = [];
+  const outsideSum: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -90,6 +117,8 @@ export async function load(o: {
               const timing = parseServerTiming(name ? String(headers?.[name]) : undefined);
               if (timing.roundTrips !== null) trips.push(timing.roundTrips);
               if (timing.appMs !== null) appMs.push(timing.appMs);
+              const outside = outsideD1Ms(name ? String(headers?.[name]) : undefined);
+              if (outside !== null) outsideSum.push(outside);
             },
           },
         ],
@@ -115,5 +144,6 @@ export async function load(o: {
     errors: result.errors + result.timeouts,
     roundTrips: trips.length > 0 ? percentile(trips, 50) : null,
     appMs: appMs.length > 0 ? percentile(appMs, 50) : null,
+    outsideD1Ms: outsideSum.length > 0 ? outsideSum.reduce((a, b) => a + b, 0) / outsideSum.length : null,
   };
 }

@@ -36,7 +36,7 @@ const d1AboveFloor = (s: CpuScenario) => {
   return wait === undefined || wait === null || s.sqlFloorMs === null ? null : wait - s.sqlFloorMs;
 };
 
-function row(s: CpuScenario): string {
+function row(s: CpuScenario, inWorkerd: number | null | undefined): string {
   const cpu = cpuOf(s);
   const target = targetOf(s);
   const named = COLUMNS.map(([phase]) => s.phases[phase] ?? null);
@@ -50,6 +50,7 @@ function row(s: CpuScenario): string {
     ...named.map((ms) => f(ms, 3)),
     f(d1, 3),
     f(rest, 3),
+    f(inWorkerd),
     `${(s.bytes / 1024).toFixed(1)} KiB`,
     int(s.sqlRows),
     String(s.roundTrips),
@@ -68,6 +69,10 @@ function cpuOfRun(r: Results): CpuStage | undefined {
   return measured.length > 0 ? cpuStage(measured, Number(r.options.sqlFloorBudgetMs ?? 0)) : undefined;
 }
 
+/** A scenario's time outside D1 calls in `wrangler dev` at concurrency 1, when the reads ran. */
+const workerdOutsideD1 = (r: Results, key: string) =>
+  r.reads.find((read) => read.scenario.key === key)?.loads.find((l) => l.connections === 1)?.outsideD1Ms;
+
 /** The headline of the reads: Worker CPU per request and where it goes. */
 export function cpuSection(r: Results): string[] {
   const cpu = cpuOfRun(r);
@@ -75,9 +80,12 @@ export function cpuSection(r: Results): string[] {
   return [
     `**Worker CPU per request** (ms; ${cpu.run ? `measured by ${cpu.run}` : "measured with the reads"}): the served bundle's \`fetch\` called in Node over node:sqlite, each scenario repeated for ${int(cpu.budgetMs)} ms; *Worker CPU* = in-process CPU time − SQL floor (the service's own JavaScript; the process's CPU time per request, median, which unlike wall time does not grow when other processes take the core; wall time where a run did not record it). The phases are the medians of what each response reported in \`Server-Timing\` (src/lib/phase-clock.ts: each moment of a request belongs to one phase); *D1 call above floor* = the in-process time inside D1 calls − the SQL floor: the binding, building the row objects and the GC the request's allocations trigger there; *rest* = Worker CPU − the columns before it: routing, middleware, auth, the log line. The phases and the SQL floor are wall-clock medians: on a loaded machine (see the load average above) they stretch where the CPU time does not, and the rest can come out negative. A deployed Worker's clock advances only at I/O, so these phase entries mean something in Node and \`wrangler dev\` only.`,
     "",
-    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | D1 call above floor | rest | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process CPU ms | in-process wall ms |`,
-    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
-    ...cpu.scenarios.map(row),
+    "",
+    "*workerd outside D1* is the same request served by `wrangler dev` (workerd, the V8 a deployed Worker runs), the concurrency-1 latency run: the mean over its responses of the `Server-Timing` phases but `d1-wait` (workerd's clock moves in whole milliseconds, so a mean of many, not a median). It leaves out what workerd spends decoding D1's answer, which happens inside the D1 call.",
+    "",
+    `| scenario | Worker CPU ms | target ms | ${COLUMNS.map(([, title]) => title).join(" | ")} | D1 call above floor | rest | workerd outside D1 ms | response | SQL rows | D1 round trips (captured) | SQL stmts | SQL floor ms | in-process CPU ms | in-process wall ms |`,
+    `| --- | ---: | --- | ${COLUMNS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+    ...cpu.scenarios.map((s) => row(s, workerdOutsideD1(r, s.key))),
   ];
 }
 
