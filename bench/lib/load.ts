@@ -24,7 +24,7 @@ const OUTSIDE_D1 = PHASES.filter((phase) => phase !== "d1-wait");
  * The request's time outside its D1 calls as the serving runtime's own clock measured it: the sum
  * of its `Server-Timing` phases but `d1-wait` (null when it reported none).
  */
-export function outsideD1Ms(header: string | null | undefined): number | null {
+function outsideD1Ms(header: string | null | undefined): number | null {
   let sum = 0;
   let seen = false;
   for (const part of (header ?? "").split(",")) {
