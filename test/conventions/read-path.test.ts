@@ -24,17 +24,26 @@ import { roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
 import { createBrandRow, createProduct } from "../support/factories/catalog.ts";
 
+/**
+ * A brand with a translation holding a JSON column, and a contact with boolean columns: rows whose
+ * columns drizzle decodes. Answers the brand's id.
+ */
+async function seedDecodedRows(name: string, contactId: number): Promise<number> {
+  const brandId = await createBrandRow(name);
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO brand_translations (brand_id, locale, description, size_guide_file) VALUES (?, 'es-ES', 'Desc', ?)",
+    ).bind(brandId, JSON.stringify({ name: "guide.pdf", pages: 2 })),
+    env.DB.prepare(
+      "INSERT INTO contacts (id, email, is_b2b, is_customer, created_at) VALUES (?, ?, 1, 0, '2025-01-01T00:00:00Z')",
+    ).bind(contactId, `${name.toLowerCase()}@example.test`),
+  ]);
+  return brandId;
+}
+
 describe("batched reads", () => {
   it("map rows exactly as drizzle's own db.batch does (json, boolean, aggregates, joins, relational queries)", async () => {
-    const brandId = await createBrandRow("Mapped");
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO brand_translations (brand_id, locale, description, size_guide_file) VALUES (?, 'es-ES', 'Desc', ?)",
-      ).bind(brandId, JSON.stringify({ name: "guide.pdf", pages: 2 })),
-      env.DB.prepare(
-        "INSERT INTO contacts (id, email, is_b2b, is_customer, created_at) VALUES (990001, 'mapped@example.test', 1, 0, '2025-01-01T00:00:00Z')",
-      ),
-    ]);
+    const brandId = await seedDecodedRows("Mapped", 990001);
     const db = createDb(env.DB);
     const queries = () =>
       [
@@ -80,15 +89,7 @@ describe("batched reads", () => {
   });
 
   it("hand over D1's own rows, decoded in place, when the selection names its columns as their keys", async () => {
-    const brandId = await createBrandRow("Keyed");
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO brand_translations (brand_id, locale, description, size_guide_file) VALUES (?, 'es-ES', 'Desc', ?)",
-      ).bind(brandId, JSON.stringify({ name: "guide.pdf", pages: 2 })),
-      env.DB.prepare(
-        "INSERT INTO contacts (id, email, is_b2b, is_customer, created_at) VALUES (990002, 'keyed@example.test', 1, 0, '2025-01-01T00:00:00Z')",
-      ),
-    ]);
+    const brandId = await seedDecodedRows("Keyed", 990002);
     let raw: D1Result[] = [];
     const d1 = {
       prepare: (query: string) => env.DB.prepare(query),
