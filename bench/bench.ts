@@ -19,6 +19,8 @@ import { type BulkStage, inProcessBulk, runBulkJobs } from "./lib/bulk-stage.ts"
 import { buildBundle, bundleConfig } from "./lib/bundle.ts";
 import { type CompareStage, runCompareCatalog } from "./lib/compare-catalog.ts";
 import { type CostStage, measureStorage, probeRowsRead, type RowsReadProbe } from "./lib/cost-stage.ts";
+import { measureD1Decode } from "./lib/d1-decode.ts";
+import type { RoundTrip } from "./lib/d1-shim.ts";
 import { createState, loadSeed, snapshot, tableCounts } from "./lib/database.ts";
 import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
@@ -275,6 +277,7 @@ async function main(argv: string[]) {
       errors,
     });
   }
+  const trips = new Map<string, RoundTrip[]>();
   if (reads.length > 0)
     cpu = captureAndFloors({ reads, bundle: bundle.entry, floorFile, secret, budgetMs, errors });
   else if (runs("cpu")) {
@@ -287,6 +290,19 @@ async function main(argv: string[]) {
       errors,
     });
     cpu = { ...cpuStage(measured, budgetMs), run: "`--only cpu`, without the HTTP reads" };
+    for (const m of measured) trips.set(m.scenario.key, m.capture.trips);
+  }
+  for (const read of reads) if (read.capture) trips.set(read.scenario.key, read.capture.trips);
+  if (cpu && trips.size > 0) {
+    const decode = await measureD1Decode({
+      scenarios: [...trips].map(([key, t]) => ({ key, trips: t })),
+      floorFile,
+      workDir,
+      iterations: quick ? 10 : 50,
+      runs: quick ? 3 : 9,
+      errors,
+    });
+    for (const s of cpu.scenarios) s.d1DecodeWorkerdMs = decode.get(s.key) ?? null;
   }
   if (bulk.length > 0) {
     // The floors write on floor.sqlite: the in-process run gets its own pre-job copy first.

@@ -46,6 +46,8 @@ export interface CpuScenario {
   iterations: number;
   /** Median ms of each phase (src/lib/phase-clock.ts). */
   phases: Record<string, number | null>;
+  /** What workerd spends decoding D1's answers to one request (bench/lib/d1-decode.ts); absent in older runs. */
+  d1DecodeWorkerdMs?: number | null;
 }
 
 export interface CpuStage {
