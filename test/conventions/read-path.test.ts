@@ -41,6 +41,17 @@ async function seedDecodedRows(name: string, contactId: number): Promise<number>
   return brandId;
 }
 
+/** A brand whose es-ES translation has `description` set (and nothing else). Answers its id. */
+async function brandWithDescription(name: string, description: string): Promise<number> {
+  const brandId = await createBrandRow(name);
+  await env.DB.prepare(
+    "INSERT INTO brand_translations (brand_id, locale, description) VALUES (?, 'es-ES', ?)",
+  )
+    .bind(brandId, description)
+    .run();
+  return brandId;
+}
+
 describe("batched reads", () => {
   it("map rows exactly as drizzle's own db.batch does (json, boolean, aggregates, joins, relational queries)", async () => {
     const brandId = await seedDecodedRows("Mapped", 990001);
@@ -169,12 +180,7 @@ describe("translations on a read", () => {
   });
 
   it("still render every requested locale and field", async () => {
-    const brandId = await createBrandRow("With description");
-    await env.DB.prepare(
-      "INSERT INTO brand_translations (brand_id, locale, description) VALUES (?, 'es-ES', 'Descripción')",
-    )
-      .bind(brandId)
-      .run();
+    const brandId = await brandWithDescription("With description", "Descripción");
     const plain = await api(`/api/v1/brands/${brandId}?locales=es-ES,en-GB`);
     const asked = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB`);
     const tr = (res: typeof plain) =>
@@ -187,12 +193,7 @@ describe("translations on a read", () => {
   });
 
   it("render a locale named twice as once, at its first place", async () => {
-    const brandId = await createBrandRow("Twice");
-    await env.DB.prepare(
-      "INSERT INTO brand_translations (brand_id, locale, description) VALUES (?, 'es-ES', 'Dos veces')",
-    )
-      .bind(brandId)
-      .run();
+    const brandId = await brandWithDescription("Twice", "Dos veces");
     const once = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB`);
     const twice = await api(`/api/v1/brands/${brandId}?fields=description&locales=es-ES,en-GB,es-ES`);
     expect(twice.status).toBe(200);
