@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQLInputValue } from "node:sqlite";
 import type { RoundTrip } from "./d1-shim.ts";
@@ -27,25 +27,10 @@ export async function measureD1Decode(o: {
 }): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const answers = d1Answers(o.floorFile, o.scenarios);
-  const config = join(o.workDir, "d1-decode-probe.toml");
-  writeFileSync(
-    config,
-    [
-      'name = "d1-decode-probe"',
-      `main = "${join(BENCH_DIR, "lib", "d1-decode-probe.js")}"`,
-      "no_bundle = true",
-      'compatibility_date = "2026-10-01"',
-      "",
-    ].join("\n"),
-  );
+  const config = probeConfig(join(o.workDir, "d1-decode-probe"));
   let server: Awaited<ReturnType<typeof startDevServer>> | undefined;
   try {
-    server = await startDevServer({
-      persistTo: join(o.workDir, "d1-decode-state"),
-      config,
-      secret: "none",
-      logFile: join(o.workDir, "d1-decode-probe.log"),
-    });
+    server = await startProbe(config, o.workDir);
     for (const { key, bodies } of answers) {
       let total = 0;
       for (const body of bodies) {
@@ -73,6 +58,44 @@ export async function measureD1Decode(o: {
     if (server) await stopDevServer(server);
   }
   return out;
+}
+
+/**
+ * The probe in a folder of its own, as the served bundle is: with `no_bundle`, wrangler gathers
+ * every module file under the entry's folder, so the entry does not sit among the bench's sources.
+ */
+function probeConfig(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(BENCH_DIR, "lib", "d1-decode-probe.js"), join(dir, "index.js"));
+  const config = join(dir, "wrangler.toml");
+  writeFileSync(
+    config,
+    [
+      'name = "d1-decode-probe"',
+      `main = "${join(dir, "index.js")}"`,
+      "no_bundle = true",
+      'compatibility_date = "2026-10-01"',
+      "",
+    ].join("\n"),
+  );
+  return config;
+}
+
+/** Starts the probe's `wrangler dev`, once more after a failed start (its log says why). */
+async function startProbe(config: string, workDir: string) {
+  const start = (attempt: number) =>
+    startDevServer({
+      persistTo: join(workDir, `d1-decode-state-${attempt}`),
+      config,
+      secret: "none",
+      logFile: join(workDir, "d1-decode-probe.log"),
+    });
+  try {
+    return await start(1);
+  } catch (error) {
+    log(`D1 decode probe: ${(error as Error).message}; starting it again`);
+    return await start(2);
+  }
 }
 
 /** Each scenario's round trips answered as local D1 answers them: per statement, columns and rows. */

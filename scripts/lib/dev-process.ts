@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { openSync } from "node:fs";
+import { existsSync, openSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { stripVTControlCharacters } from "node:util";
 import { PROJECT_ROOT, WRANGLER_JS } from "./wrangler.ts";
 
 /** A `wrangler dev` a script started: the benchmark's and the soak run's. */
@@ -47,6 +48,7 @@ export async function startWranglerDev(options: {
 }): Promise<DevServer> {
   const port = options.port ?? (await freePort());
   const inspectorPort = options.inspectorPort ?? (await freePort());
+  const logOffset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const log = openSync(options.logFile, "a");
   const started = performance.now();
   const program = options.viaDevScript
@@ -78,7 +80,10 @@ export async function startWranglerDev(options: {
     },
   );
   const origin = `http://127.0.0.1:${port}`;
-  await waitUntilServing(child, origin, options.secret, options.timeoutMs ?? 120_000, options.logFile);
+  await waitUntilServing(child, origin, options.secret, options.timeoutMs ?? 120_000, {
+    file: options.logFile,
+    offset: logOffset,
+  });
   return { origin, child, startMs: Math.round(performance.now() - started) };
 }
 
@@ -91,11 +96,12 @@ async function waitUntilServing(
   origin: string,
   secret: string,
   timeoutMs: number,
-  logFile: string,
+  logFile: { file: string; offset: number },
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}); see ${logFile}`);
+    if (child.exitCode !== null)
+      throw new Error(`wrangler dev exited (${child.exitCode}); see ${logFile.file}${logTail(logFile)}`);
     try {
       const res = await fetch(`${origin}/api/v1/store`, {
         headers: { authorization: `Bearer ${secret}` },
@@ -109,7 +115,27 @@ async function waitUntilServing(
     await sleep(250);
   }
   await stopProcessGroup(child);
-  throw new Error(`wrangler dev did not answer within ${timeoutMs} ms; see ${logFile}`);
+  throw new Error(
+    `wrangler dev did not answer within ${timeoutMs} ms; see ${logFile.file}${logTail(logFile)}`,
+  );
+}
+
+/**
+ * The last lines this start wrote to its log, so that a failure reads in the output of a run whose
+ * files are gone (CI). Leaves out the lines of the `Request.cf` look-up, which fails harmlessly
+ * without network.
+ */
+function logTail({ file, offset }: { file: string; offset: number }, lines = 15): string {
+  try {
+    const text = stripVTControlCharacters(readFileSync(file).subarray(offset).toString("utf8"));
+    const kept = text
+      .split("\n")
+      .filter((l) => l.trim() !== "" && !/Request\.cf|workers\.cloudflare\.com|GetAddrInfoReqWrap/.test(l))
+      .slice(-lines);
+    return kept.length > 0 ? `; its last lines:\n${kept.map((l) => `    ${l}`).join("\n")}` : "";
+  } catch {
+    return "";
+  }
 }
 
 /** SIGTERM to the (detached) process group a script started, then SIGKILL if it lingers. */
