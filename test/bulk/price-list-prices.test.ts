@@ -2,23 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
+import { createPriceList } from "../support/factories/price-lists.ts";
 import { type JobView, jobLogs, submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
-
-async function createList() {
-  const res = await api("/api/v1/price-lists", {
-    method: "POST",
-    body: {
-      internal_id: unique("PL"),
-      is_active: true,
-      global_discount: "0",
-      category_discounts: [],
-      brand_discounts: [],
-    },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.json.id as number;
-}
 
 interface VariantPrice {
   variant_id: number;
@@ -60,7 +46,7 @@ async function seedPrice(listId: number, variantId: number, amount = "9.99", min
 
 describe("price-list variant prices bulk: upsert", () => {
   it("creates entries with defaults 1 for minimum_quantity and quantity_multiple", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct({ variants: [{}, {}] });
     const [a, b] = p.variantIds as [number, number];
     const { job } = await runPrices(listId, UPSERT("variant_id"), [
@@ -86,7 +72,7 @@ describe("price-list variant prices bulk: upsert", () => {
   });
 
   it("updates only the fields sent and leaves absent entries unchanged", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct({ variants: [{}, {}, {}] });
     const [a, b, c] = p.variantIds as [number, number, number];
     await seedPrice(listId, a, "10.00", 2, 3);
@@ -104,7 +90,7 @@ describe("price-list variant prices bulk: upsert", () => {
   });
 
   it("creating an entry without price is MISSING_REQUIRED_FIELD", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct();
     const vid = p.variantIds[0] as number;
     const { jobId, job } = await runPrices(listId, UPSERT("variant_id"), [
@@ -122,7 +108,7 @@ describe("price-list variant prices bulk: upsert", () => {
   });
 
   it("refuses a currency other than EUR with INVALID_FIELD_VALUE", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct();
     const { jobId, job } = await runPrices(listId, UPSERT("variant_id"), [
       { variant_id: p.variantIds[0], price: { amount: "5.00", currency_code: "GBP" } },
@@ -135,7 +121,7 @@ describe("price-list variant prices bulk: upsert", () => {
   });
 
   it("refuses minimum_quantity or quantity_multiple below 1 and malformed amounts", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct();
     const { jobId } = await runPrices(listId, UPSERT("variant_id"), [
       { variant_id: p.variantIds[0], price: eur("1.234"), minimum_quantity: 0, quantity_multiple: -1 },
@@ -150,7 +136,7 @@ describe("price-list variant prices bulk: upsert", () => {
   });
 
   it("duplicates apply in payload order: the later wins", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct();
     const vid = p.variantIds[0] as number;
     const { job } = await runPrices(listId, UPSERT("variant_id"), [
@@ -165,8 +151,8 @@ describe("price-list variant prices bulk: upsert", () => {
   });
 
   it("does not touch another price list's entries", async () => {
-    const listA = await createList();
-    const listB = await createList();
+    const listA = await createPriceList();
+    const listB = await createPriceList();
     const p = await createProduct();
     const vid = p.variantIds[0] as number;
     await seedPrice(listB, vid, "50.00");
@@ -178,7 +164,7 @@ describe("price-list variant prices bulk: upsert", () => {
 
 describe("price-list variant prices bulk: match_by", () => {
   it("matches by variant_internal_id", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const internalId = unique("VIP");
     const p = await createProduct({ variants: [{ internalId }] });
     const { job } = await runPrices(listId, UPSERT("variant_internal_id"), [
@@ -189,7 +175,7 @@ describe("price-list variant prices bulk: match_by", () => {
   });
 
   it("matches by ean; two variants with one EAN are AMBIGUOUS_MATCH", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const ean = unique("E");
     const shared = unique("SH");
     const p = await createProduct({ variants: [{ ean }, { ean: shared }, { ean: shared }] });
@@ -205,7 +191,7 @@ describe("price-list variant prices bulk: match_by", () => {
   });
 
   it("matches by sku_supplier (sku case-insensitive, supplier by internal id)", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const supplierInternal = unique("PS");
     const supplierId = await createSupplierRow(supplierInternal);
     const sku = unique("Sku");
@@ -218,7 +204,7 @@ describe("price-list variant prices bulk: match_by", () => {
   });
 
   it("a missing identifier is INVALID_IDENTIFIER with the record index; unmatched is NOT_FOUND", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const { jobId, job } = await runPrices(listId, UPSERT("variant_internal_id"), [
       { price: eur("1") },
       { variant_internal_id: unique("nope"), price: eur("1") },
@@ -242,7 +228,7 @@ describe("price-list variant prices bulk: match_by", () => {
   });
 
   it("mode is required: 400 and no job", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const res = await api(`/api/v1/price-lists/${listId}/variant-prices/bulk`, {
       method: "POST",
       body: { prices: [{ variant_id: 1 }], options: { match_by: "variant_id" } },
@@ -253,7 +239,7 @@ describe("price-list variant prices bulk: match_by", () => {
 
 describe("price-list variant prices bulk: delete", () => {
   it("removes the listed prices and keeps the others", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct({ variants: [{}, {}] });
     const [a, b] = p.variantIds as [number, number];
     await seedPrice(listId, a);
@@ -264,7 +250,7 @@ describe("price-list variant prices bulk: delete", () => {
   });
 
   it("a matched variant without a price is a WARNING NOT_FOUND and counts as succeeded", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct();
     const vid = p.variantIds[0] as number;
     const { jobId, job } = await runPrices(listId, DELETE("variant_id"), [{ variant_id: vid }]);
@@ -285,7 +271,7 @@ describe("price-list variant prices bulk: delete", () => {
   });
 
   it("no matching variant is an ERROR NOT_FOUND", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const { jobId, job } = await runPrices(listId, DELETE("ean"), [{ ean: unique("none") }]);
     expect(job.status).toBe("failed");
     expect(await jobLogs(jobId, "severity=ERROR")).toEqual([
@@ -294,7 +280,7 @@ describe("price-list variant prices bulk: delete", () => {
   });
 
   it("deletes by every match_by", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const supplierInternal = unique("DS");
     const supplierId = await createSupplierRow(supplierInternal);
     const ean = unique("DE");
@@ -318,7 +304,7 @@ describe("price-list variant prices bulk: delete", () => {
   });
 
   it("a duplicate delete in one payload: the second finds nothing (WARNING)", async () => {
-    const listId = await createList();
+    const listId = await createPriceList();
     const p = await createProduct();
     const vid = p.variantIds[0] as number;
     await seedPrice(listId, vid);

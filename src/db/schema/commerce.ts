@@ -165,6 +165,11 @@ export const priceLists = sqliteTable(
     minimumOrderCurrency: text("minimum_order_currency"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // The list's rows in price_list_customers and price_list_variant_prices, kept by their triggers
+    // (migration 0006) in the same transaction as every insert and delete: a page of price lists
+    // reads its counts with its rows instead of every child row. Last, as ALTER TABLE added them.
+    customersCount: integer("customers_count").notNull().default(0),
+    variantPricesCount: integer("variant_prices_count").notNull().default(0),
   },
   (t) => [
     uniqueIndex("price_lists_internal_id_unique").on(t.internalId),

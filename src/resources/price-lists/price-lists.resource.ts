@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
 import { idsFilter, stringsFilter } from "../../conventions/filters.ts";
@@ -7,12 +7,10 @@ import { type AnyResource, defineResource, type Loader } from "../../conventions
 import {
   brands,
   categories,
-  priceListCustomers,
   priceListDiscountBrands,
   priceListDiscountCategories,
   priceListDiscounts,
   priceLists,
-  priceListVariantPrices,
 } from "../../db/schema/index.ts";
 import { boolParam } from "../../http/params.ts";
 import { money, toScale } from "../../lib/money.ts";
@@ -93,11 +91,6 @@ function discountsLoader(
   };
 }
 
-const countBy = (table: SQLiteTable, fk: SQLiteColumn): Loader => ({
-  query: (db, ids) => db.select({ id: fk, n: count() }).from(table).where(ids.in(fk)).groupBy(fk),
-  collect: (result) => new Map((result as { id: number; n: number }[]).map((r) => [r.id, r.n])),
-});
-
 /** Price lists: discounts embed their categories and brands, which follow `locales`. */
 export const priceListResource = defineResource<{ row: PriceListRow; item: typeof PriceListSchema }>({
   name: "price-lists",
@@ -120,16 +113,9 @@ export const priceListResource = defineResource<{ row: PriceListRow; item: typeo
       kind: "default",
       render: (r) => money(r.minimumOrderAmount, r.minimumOrderCurrency),
     },
-    customers_count: {
-      kind: "default",
-      needs: ["customersCount"],
-      render: (r, related) => (related.customersCount?.get(r.id) as number | undefined) ?? 0,
-    },
-    variant_prices_count: {
-      kind: "default",
-      needs: ["variantPricesCount"],
-      render: (r, related) => (related.variantPricesCount?.get(r.id) as number | undefined) ?? 0,
-    },
+    // Kept on the row by the child tables' triggers (migration 0006), never written from a body.
+    customers_count: { kind: "default", render: (r) => r.customersCount },
+    variant_prices_count: { kind: "default", render: (r) => r.variantPricesCount },
     global_discount: { kind: "default", render: (r) => toScale(r.globalDiscount, 2) },
     category_discounts: {
       kind: "default",
@@ -143,8 +129,6 @@ export const priceListResource = defineResource<{ row: PriceListRow; item: typeo
     },
   },
   loaders: {
-    customersCount: countBy(priceListCustomers, priceListCustomers.priceListId),
-    variantPricesCount: countBy(priceListVariantPrices, priceListVariantPrices.priceListId),
     categoryDiscounts: discountsLoader(
       "category",
       {

@@ -29,12 +29,18 @@ const deleteVariantPrices: MountRoute = (app, resource) =>
     },
     async (c, { params }) => {
       const db = c.get("db");
-      const [found, deleted] = await batch(c, [
-        db.select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, params.id)),
+      // The list's kept count, read in the delete's transaction, is what it removes (D1's
+      // `meta.changes` would also count the count triggers' own updates).
+      const [found] = await batch(c, [
+        db
+          .select({ count: priceLists.variantPricesCount })
+          .from(priceLists)
+          .where(eq(priceLists.id, params.id)),
         db.delete(priceListVariantPrices).where(eq(priceListVariantPrices.priceListId, params.id)),
       ]);
-      if (found.length === 0) throw notFound("Price list");
-      return c.json({ deleted: deleted.meta.changes }, 200);
+      const list = found[0];
+      if (!list) throw notFound("Price list");
+      return c.json({ deleted: list.count }, 200);
     },
   );
 
