@@ -6,36 +6,34 @@ export interface ServerTiming {
   roundTrips: number | null;
   /** D1 rows read (`d1-rows`), as D1 bills them. */
   rowsRead: number | null;
-}
-
-/** `app;dur=12, d1;desc="round trips";dur=3` → {appMs: 12, roundTrips: 3}. */
-export function parseServerTiming(header: string | null | undefined): ServerTiming {
-  const metric = (name: string) => {
-    const part = (header ?? "").split(",").find((p) => p.trim().startsWith(`${name};`));
-    const dur = part ? /dur=([\d.]+)/.exec(part)?.[1] : undefined;
-    return dur === undefined ? null : Number(dur);
-  };
-  return { appMs: metric("app"), roundTrips: metric("d1"), rowsRead: metric("d1-rows") };
+  /**
+   * The request's time outside its D1 calls as the serving runtime's own clock measured it: the
+   * sum of its phases but `d1-wait` (null when it reported none).
+   */
+  outsideD1Ms: number | null;
 }
 
 const OUTSIDE_D1 = PHASES.filter((phase) => phase !== "d1-wait");
 
-/**
- * The request's time outside its D1 calls as the serving runtime's own clock measured it: the sum
- * of its `Server-Timing` phases but `d1-wait` (null when it reported none).
- */
-function outsideD1Ms(header: string | null | undefined): number | null {
-  let sum = 0;
-  let seen = false;
+/** `app;dur=12, d1;desc="round trips";dur=3, validate;dur=0.5` → {appMs: 12, roundTrips: 3, …}, parsed once. */
+export function parseServerTiming(header: string | null | undefined): ServerTiming {
+  const durations = new Map<string, number>();
   for (const part of (header ?? "").split(",")) {
     const [name, ...params] = part.trim().split(";");
-    if (!OUTSIDE_D1.includes(name as (typeof OUTSIDE_D1)[number])) continue;
     const dur = /dur=([\d.]+)/.exec(params.join(";"))?.[1];
-    if (dur === undefined) continue;
-    sum += Number(dur);
-    seen = true;
+    if (name && dur !== undefined) durations.set(name, Number(dur));
   }
-  return seen ? sum : null;
+  let outsideD1Ms: number | null = null;
+  for (const phase of OUTSIDE_D1) {
+    const dur = durations.get(phase);
+    if (dur !== undefined) outsideD1Ms = (outsideD1Ms ?? 0) + dur;
+  }
+  return {
+    appMs: durations.get("app") ?? null,
+    roundTrips: durations.get("d1") ?? null,
+    rowsRead: durations.get("d1-rows") ?? null,
+    outsideD1Ms,
+  };
 }
 
 export interface Probe extends ServerTiming {
@@ -73,7 +71,7 @@ export interface LoadResult {
   roundTrips: number | null;
   appMs: number | null;
   /**
-   * Mean time outside D1 calls per response (`outsideD1Ms`): workerd's clock moves in whole
+   * Mean time outside D1 calls per response (`ServerTiming.outsideD1Ms`): workerd's clock moves in whole
    * milliseconds, so a median would round; the mean of many is not biased by the steps.
    */
   outsideD1Ms?: number | null;
@@ -117,8 +115,7 @@ export async function load(o: {
               const timing = parseServerTiming(name ? String(headers?.[name]) : undefined);
               if (timing.roundTrips !== null) trips.push(timing.roundTrips);
               if (timing.appMs !== null) appMs.push(timing.appMs);
-              const outside = outsideD1Ms(name ? String(headers?.[name]) : undefined);
-              if (outside !== null) outsideSum.push(outside);
+              if (timing.outsideD1Ms !== null) outsideSum.push(timing.outsideD1Ms);
             },
           },
         ],

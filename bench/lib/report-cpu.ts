@@ -52,6 +52,7 @@ function row(s: CpuScenario, inWorkerd: number | null | undefined): string {
   const cpu = cpuOf(s);
   const target = targetOf(s);
   const named = COLUMNS.map(([phase]) => s.phases[phase] ?? null);
+  const workerdCpu = workerdCpuOf(s, inWorkerd);
   const d1 = d1AboveFloor(s);
   const shown = named.reduce<number>((a, b) => a + (b ?? 0), d1 ?? 0);
   const rest = cpu !== null && Object.keys(s.phases).length > 0 ? cpu - shown : null;
@@ -64,7 +65,7 @@ function row(s: CpuScenario, inWorkerd: number | null | undefined): string {
     f(rest, 3),
     f(inWorkerd),
     f(s.d1DecodeWorkerdMs),
-    `**${f(workerdCpuOf(s, inWorkerd))}**${mark(workerdCpuOf(s, inWorkerd), target)}`,
+    `**${f(workerdCpu)}**${mark(workerdCpu, target)}`,
     `${(s.bytes / 1024).toFixed(1)} KiB`,
     int(s.sqlRows),
     String(s.roundTrips),

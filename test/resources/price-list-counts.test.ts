@@ -12,10 +12,17 @@ import { createContact } from "../support/factories/contacts.ts";
 import { createPriceList } from "../support/factories/price-lists.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";
 
+/** The counts the API answers, which must be the ones kept on the list's row. */
 async function counts(listId: number) {
   const res = await api(`/api/v1/price-lists/${listId}?fields=customers_count,variant_prices_count`);
   expect(res.status, res.text).toBe(200);
   const { customers_count, variant_prices_count } = res.json;
+  const kept = await env.DB.prepare(
+    "SELECT customers_count, variant_prices_count FROM price_lists WHERE id = ?",
+  )
+    .bind(listId)
+    .first();
+  expect(kept).toEqual({ customers_count, variant_prices_count });
   return { customers_count, variant_prices_count };
 }
 
