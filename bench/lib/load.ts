@@ -43,7 +43,7 @@ export interface Probe extends ServerTiming {
 
 /** A few sequential requests (warm-up); returns what the last one said. */
 export async function probe(origin: string, path: string, secret: string, times = 5): Promise<Probe> {
-  let last: Probe = { status: 0, bytes: 0, appMs: null, roundTrips: null, rowsRead: null };
+  let last: Probe = { status: 0, bytes: 0, ...parseServerTiming(null) };
   for (let i = 0; i < times; i++) {
     const res = await fetch(origin + path, { headers: { authorization: `Bearer ${secret}` } });
     const body = await res.arrayBuffer();
