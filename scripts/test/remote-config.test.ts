@@ -95,7 +95,10 @@ describe("README Deploy section", () => {
 
   it("comes after the Workers Paid plan requirement", () => {
     const plan = readme.indexOf("Workers Paid");
-    assert.ok(plan >= 0 && plan < readme.indexOf("npx wrangler login"), "Workers Paid is named before the steps");
+    assert.ok(
+      plan >= 0 && plan < readme.indexOf("npx wrangler login"),
+      "Workers Paid is named before the steps",
+    );
   });
 
   it("names npm run deploy, never a bare wrangler deploy (which warns that no environment was chosen)", () => {
