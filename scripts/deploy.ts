@@ -4,7 +4,8 @@
  * Applies the remote migrations the database has not seen yet, then deploys the Worker (wrangler
  * runs the [build] command first, so /docs ships complete). Migrations come first while the
  * running version keeps serving, which is why every migration must be additive (expand/contract,
- * README "Deploy"). Refuses before `npm run setup:remote` has created the D1 database.
+ * docs/deploy.md). Refuses without a Cloudflare login (saying how to log in, as setup:remote does)
+ * and before `npm run setup:remote` has created the D1 database.
  */
 import { parseArgs } from "node:util";
 import {
@@ -14,6 +15,7 @@ import {
   listD1Databases,
   readTarget,
   report,
+  requireLogin,
   UsageError,
 } from "./lib/remote.ts";
 import { runWrangler, WranglerError } from "./lib/wrangler.ts";
@@ -39,6 +41,7 @@ function main(argv: string[]) {
   const target = readTarget(values.env);
   const setup = `npm run setup:remote${target.env === "" ? "" : ` -- --env ${target.env}`}`;
   console.log(`Deploying ${target.label} (Worker ${target.worker}):`);
+  requireLogin();
   const databases = listD1Databases();
   const missing = target.d1.filter((d) => !databases.has(d.name));
   if (missing.length > 0) {

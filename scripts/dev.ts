@@ -1,5 +1,6 @@
 /**
- * npm run dev [-- <wrangler dev options>]
+ * npm run dev [-- --port N] [--persist-to DIR] [<wrangler dev options>]
+ * npm run dev -- --help
  *
  * Applies pending local migrations, loads the demo seed when the local database is empty, then
  * serves the API on http://localhost:8787 with `wrangler dev` (local D1, R2 and Queues), and plays
@@ -17,6 +18,16 @@ const LOCAL_STALL_SECONDS = 30;
 const SWEEP_EVERY_MS = 20_000;
 const HOUR_MS = 3_600_000;
 
+const USAGE = `Usage: npm run dev [-- --port N] [--persist-to DIR] [<other wrangler dev options>]
+
+  --port N          serve on port N (default 8787)
+  --persist-to DIR  keep the local D1, R2 and Queues state in DIR (default .wrangler/state)
+  --help, -h        print this text and exit (nothing is migrated, seeded or started)
+
+Applies pending local migrations, loads the demo seed when the local database is empty, then
+serves the API with wrangler dev and plays the cron triggers (liveness sweep every 20 s, hourly tasks).
+Other options go to wrangler dev unchanged.`;
+
 const option = (argv: string[], name: string): string | undefined => {
   const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
   if (i < 0) return undefined;
@@ -25,6 +36,10 @@ const option = (argv: string[], name: string): string | undefined => {
 };
 
 async function main(argv: string[]) {
+  if (argv.some((a) => a === "--help" || a === "-h")) {
+    console.log(USAGE);
+    return;
+  }
   useLocalState(option(argv, "--persist-to"));
   await prepareLocalDb();
   const port = option(argv, "--port") ?? "8787";

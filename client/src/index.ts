@@ -4,7 +4,7 @@ import type { LoosePaths } from "./loose.ts";
 import { bearerAuth, bookmarkCarrier, idempotencyKeys } from "./middleware.ts";
 import { type PaginateArgs, paginate } from "./paginate.ts";
 import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from "./retry.ts";
-import type { paths } from "./schema";
+import type { paths } from "./schema.d.ts";
 import type {
   BulkBody,
   BulkPath,
@@ -17,7 +17,7 @@ import type {
 } from "./types.ts";
 
 export { StorefrontApiError } from "./errors.ts";
-export type { components, operations, paths } from "./schema";
+export type { components, operations, paths } from "./schema.d.ts";
 export type {
   BulkBody,
   BulkPath,

@@ -3,7 +3,7 @@ import { StorefrontApiError } from "./errors.ts";
 import type { LooseClient } from "./loose.ts";
 import { paginate } from "./paginate.ts";
 import { wait } from "./retry.ts";
-import type { paths } from "./schema";
+import type { paths } from "./schema.d.ts";
 import type {
   BulkBody,
   BulkPath,
@@ -35,7 +35,7 @@ export async function waitForJob(
     options.signal?.throwIfAborted();
     const { data, error, response } = await api.GET("/api/v1/jobs/{id}", {
       params: { path: { id: jobId } },
-      signal: options.signal,
+      signal: options.signal ?? null,
     });
     if (data === undefined) throw new StorefrontApiError("GET", response.url, response.status, error);
     options.onProgress?.(data);
@@ -60,12 +60,10 @@ export async function submitBulk<P extends BulkPath>(
   body: BulkBody<P>,
   ...[options]: SubmitBulkArgs<P>
 ): Promise<JobAccepted> {
-  const headers = options?.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : undefined;
-  const { data, error, response } = await client.POST(path, {
-    params: { path: options?.params?.path },
-    body,
-    headers,
-  });
+  const headers: Record<string, string> = options?.idempotencyKey
+    ? { "Idempotency-Key": options.idempotencyKey }
+    : {};
+  const { data, error, response } = await client.POST(path, { params: options?.params ?? {}, body, headers });
   const accepted = Array.isArray(data) ? data[0] : undefined;
   if (!response.ok || !isJobAccepted(accepted)) {
     throw new StorefrontApiError("POST", response.url, response.status, error ?? data);
@@ -92,6 +90,6 @@ export function jobLogs(
 ): AsyncGenerator<JobLogEntry, void, undefined> {
   const severity = options.severity === undefined ? undefined : [options.severity].flat();
   return paginate(client, "/api/v1/jobs/{id}/logs", {
-    params: { path: { id: jobId }, query: { severity, per_page: 500 } },
+    params: { path: { id: jobId }, query: { per_page: 500, ...(severity ? { severity } : {}) } },
   });
 }

@@ -1385,10 +1385,13 @@ export interface components {
             ean?: string | null;
             /** @enum {string} */
             status?: "published" | "unpublished";
+            /** @description Units a customer can order: `warehouse_stock` + `supplier_stock`, or `warehouse_stock` alone when the product's `stock_management` is `deny-without-own-stock`; never below 0. Computed when read: writes set `warehouse_stock` and `supplier_stock`. */
             available_stock?: number;
             min_quantity?: number;
             quantity_factor?: number;
+            /** @description Units the supplier holds for the store, as last written by a bulk job. Part of `available_stock`. */
             supplier_stock?: number;
+            /** @description Units in the store's own warehouse, as last written by a bulk job. Part of `available_stock`. */
             warehouse_stock?: number;
             cost_price?: components["schemas"]["Money"];
             /** @description Keyed by market key (one entry per market of the requested locales). */
@@ -2149,7 +2152,9 @@ export interface components {
             status?: "published" | "unpublished";
             min_quantity?: number;
             quantity_factor?: number;
+            /** @description Units the supplier holds for the store. Reads add it into `available_stock` (a default field). */
             supplier_stock?: number;
+            /** @description Units in the store's own warehouse. Reads add it into `available_stock` (a default field). */
             warehouse_stock?: number;
             /** @description In the shop currency (EUR). */
             cost_price?: {
@@ -2196,7 +2201,9 @@ export interface components {
             status?: "published" | "unpublished";
             min_quantity?: number;
             quantity_factor?: number;
+            /** @description Units the supplier holds for the store. Reads add it into `available_stock` (a default field). */
             supplier_stock?: number;
+            /** @description Units in the store's own warehouse. Reads add it into `available_stock` (a default field). */
             warehouse_stock?: number;
             /** @description In the shop currency (EUR). */
             cost_price?: {

@@ -1,4 +1,4 @@
-import type { components, paths } from "./schema";
+import type { components, paths } from "./schema.d.ts";
 
 type Operation<P extends keyof paths, M extends "get" | "post"> = paths[P] extends { [K in M]: infer Op }
   ? Op

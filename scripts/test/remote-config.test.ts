@@ -1,6 +1,6 @@
 /**
  * wrangler.toml deploys to any account, staging mirrors production on resources of its own, and the
- * README's Deploy section and CHANGELOG.md stay true to it. Runs in Node (`node --test`).
+ * README's Deploy section, docs/deploy.md and CHANGELOG.md stay true to it. Runs in Node (`node --test`).
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -93,8 +93,23 @@ describe("README Deploy section", () => {
     );
   });
 
+  it("comes after the Workers Paid plan requirement", () => {
+    const plan = readme.indexOf("Workers Paid");
+    assert.ok(
+      plan >= 0 && plan < readme.indexOf("npx wrangler login"),
+      "Workers Paid is named before the steps",
+    );
+  });
+
+  it("names npm run deploy, never a bare wrangler deploy (which warns that no environment was chosen)", () => {
+    assert.doesNotMatch(readme, /npx wrangler deploy(?! --env)/);
+  });
+});
+
+describe("docs/deploy.md", () => {
   it("names every resource production binds", () => {
-    for (const name of resourceNames(production)) assert.ok(section.includes(`${name}`), `${name}`);
+    const deploy = read("docs/deploy.md");
+    for (const name of resourceNames(production)) assert.ok(deploy.includes(`${name}`), `${name}`);
   });
 });
 

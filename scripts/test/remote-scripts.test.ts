@@ -161,6 +161,14 @@ describe("npm run setup:remote", () => {
 });
 
 describe("npm run deploy", () => {
+  it("refuses when not logged in, saying how to log in (as setup:remote does), and deploys nothing", () => {
+    const loggedOut = account({ loggedIn: false });
+    const result = loggedOut.run("deploy.ts");
+    assert.equal(result.status, 1);
+    assert.match(result.output, /Not logged in to Cloudflare: run `npx wrangler login`/);
+    assert.deepEqual(loggedOut.state().deployments, []);
+  });
+
   it("refuses before setup:remote (no D1 database yet) and deploys nothing", () => {
     const cloud = account();
     const result = cloud.run("deploy.ts");

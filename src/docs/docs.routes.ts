@@ -9,8 +9,9 @@ export { OPENAPI_PATH } from "./document.ts";
 export { DOCS_PATH, SCALAR_SCRIPT_PATH } from "./page.ts";
 
 /**
- * The OpenAPI document and the interactive reference, both public. The
- * reference's script is a Workers static asset, answered before the Worker runs.
+ * The OpenAPI document and the interactive reference, both public, and `/`, which redirects to the
+ * reference (a browser pointed at the service's origin lands on it). The reference's script is a
+ * Workers static asset, answered before the Worker runs.
  */
 export function registerDocs(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
@@ -23,6 +24,9 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
 
   routeTable.add({ method: "GET", path: OPENAPI_PATH, scope: null, bodyLimit: "none", budget: null });
   app.get(OPENAPI_PATH, (c) => c.json(openApiDocument(app, new URL(c.req.url).origin)));
+
+  routeTable.add({ method: "GET", path: "/", scope: null, bodyLimit: "none", budget: null });
+  app.get("/", (c) => c.redirect(DOCS_PATH, 302));
 
   routeTable.add({ method: "GET", path: DOCS_PATH, scope: null, bodyLimit: "none", budget: null });
   app.get(DOCS_PATH, (c) =>

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { VERSION } from "../version.ts";
 import { API_OVERVIEW } from "./overview.ts";
+import { disabledQueryExamples } from "./reference-examples.ts";
 import { TAGS } from "./tags.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -48,7 +49,7 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
     servers: [],
     security: [{ bearerAuth: [] }],
     tags: usedTags(doc),
-    paths: explicitSecurity(paths),
+    paths: disabledQueryExamples(explicitSecurity(paths)),
     components,
     ...(webhooks && Object.keys(webhooks).length > 0 ? { webhooks } : {}),
   };

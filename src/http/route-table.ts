@@ -32,7 +32,11 @@ export class RouteTable {
   add(meta: RouteMeta) {
     let pattern = this.patterns.get(meta.path);
     if (!pattern) {
-      pattern = { path: meta.path, segments: meta.path.split("/").slice(1), byMethod: new Map() };
+      pattern = {
+        path: meta.path,
+        segments: meta.path.replace(/\/+$/, "").split("/").slice(1),
+        byMethod: new Map(),
+      };
       this.patterns.set(meta.path, pattern);
     }
     pattern.byMethod.set(meta.method.toUpperCase(), meta);

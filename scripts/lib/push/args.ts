@@ -15,12 +15,19 @@ export interface PushArgs {
   maxPartBytes: number;
 }
 
+/** Where `npm run dev` serves, unless `--base-url` or STOREFRONT_BASE_URL says otherwise. */
+const DEFAULT_BASE_URL = "http://localhost:8787";
+
 export const USAGE = `Usage: npm run push -- <file> --kind products|variants|price-list-prices|link-identifiers
          --match-by <value> [--price-list <id>] [--mode upsert|delete] [--dry-run] [--base-url <url>]
 --match-by: products id|internal_id; variants id|internal_id|ean|sku_supplier; price-list-prices
   variant_id|variant_internal_id|ean|sku_supplier (with --price-list, --mode upsert by default); none for
-  link-identifiers. --base-url defaults to http://localhost:8787.
-<file>: JSONL, a JSON array (.json) or CSV (.csv) with a header row. The API key is read from STOREFRONT_API_KEY.`;
+  link-identifiers. --base-url defaults to STOREFRONT_BASE_URL, else ${DEFAULT_BASE_URL}.
+<file>: JSONL, a JSON array (.json) or CSV (.csv) with a header row. The API key is read from STOREFRONT_API_KEY.
+--help, -h: print this text.`;
+
+/** Whether the command line asks for the usage text (then nothing else is checked). */
+export const wantsHelp = (argv: string[]) => argv.some((a) => a === "--help" || a === "-h");
 
 export class UsageError extends Error {}
 
@@ -68,7 +75,7 @@ export function parsePushArgs(argv: string[], env: NodeJS.ProcessEnv): PushArgs 
     kind: kindName,
     options,
     priceList: values["price-list"],
-    baseUrl: (values["base-url"] ?? "http://localhost:8787").replace(/\/+$/, ""),
+    baseUrl: (values["base-url"] ?? (env.STOREFRONT_BASE_URL || DEFAULT_BASE_URL)).replace(/\/+$/, ""),
     apiKey,
     maxPartBytes,
   };

@@ -34,8 +34,13 @@ export const variantWriteShape = {
   status: z.enum(VARIANT_STATUSES).optional(),
   min_quantity: positiveInt().optional(),
   quantity_factor: positiveInt().optional(),
-  supplier_stock: nonNegativeInt().optional(),
-  warehouse_stock: nonNegativeInt().optional(),
+  supplier_stock: nonNegativeInt().optional().openapi({
+    description:
+      "Units the supplier holds for the store. Reads add it into `available_stock` (a default field).",
+  }),
+  warehouse_stock: nonNegativeInt().optional().openapi({
+    description: "Units in the store's own warehouse. Reads add it into `available_stock` (a default field).",
+  }),
   cost_price: moneyInput().nullable().optional().openapi({ description: "In the shop currency (EUR)." }),
   prices: z
     .record(z.string(), MarketPriceInput.nullable())

@@ -24,11 +24,20 @@ export const VariantSchema = z
     sku: z.string().nullable().optional(),
     ean: z.string().nullable().optional(),
     status: z.enum(["published", "unpublished"]).optional(),
-    available_stock: z.number().int().optional(),
+    available_stock: z.number().int().optional().openapi({
+      description:
+        "Units a customer can order: `warehouse_stock` + `supplier_stock`, or `warehouse_stock` alone when the product's `stock_management` is `deny-without-own-stock`; never below 0. Computed when read: writes set `warehouse_stock` and `supplier_stock`.",
+    }),
     min_quantity: z.number().int().optional(),
     quantity_factor: z.number().int().optional(),
-    supplier_stock: z.number().int().optional(),
-    warehouse_stock: z.number().int().optional(),
+    supplier_stock: z.number().int().optional().openapi({
+      description:
+        "Units the supplier holds for the store, as last written by a bulk job. Part of `available_stock`.",
+    }),
+    warehouse_stock: z.number().int().optional().openapi({
+      description:
+        "Units in the store's own warehouse, as last written by a bulk job. Part of `available_stock`.",
+    }),
     cost_price: MoneySchema.nullable().optional(),
     prices: z
       .record(z.string(), MarketPriceSchema.nullable())

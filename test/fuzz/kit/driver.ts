@@ -20,11 +20,11 @@ export function fuzzRuns(fallback = 1000): number {
 
 export const routes = (): RouteMeta[] => routeTable.all();
 
-/** Sends one generated request, counts its status in `statuses` and checks the answer (`checkAnswer`). */
+/** Sends one generated request (redirects not followed), counts its status in `statuses` and checks the answer (`checkAnswer`). */
 export async function sendChecked(req: FuzzRequest, statuses: Map<number, number>): Promise<ApiResponse> {
-  const res = await send(
-    new Request(`https://api.test${req.url}`, { method: req.method, headers: req.headers, body: req.body }),
-  );
+  // The Worker's own answer: a redirect (`GET /`) is checked as a redirect, not followed.
+  const init = { method: req.method, headers: req.headers, body: req.body, redirect: "manual" } as const;
+  const res = await send(new Request(`https://api.test${req.url}`, init));
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
   checkAnswer(req, res);
   return res;

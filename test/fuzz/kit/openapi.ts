@@ -69,6 +69,9 @@ export function queryParams(doc: OpenApi, route: RouteMeta): QueryParam[] {
       const own = new Set<string>();
       harvest(doc, p.schema, own);
       if (typeof p.example === "string") own.add(p.example);
+      // Optional parameters carry their example beside the schema (src/docs/reference-examples.ts).
+      for (const e of Object.values<any>(p.examples ?? {}))
+        if (typeof e?.value === "string") own.add(e.value);
       return {
         name: p.name as string,
         own: [...own],

@@ -5,7 +5,8 @@ const LOCATIONS = new Set(["query", "path", "body", "header"]);
 
 /**
  * Never a 5xx; every 4xx is problem JSON with `code` and the request id (and for a 400, the list
- * of problems); every answer carries nosniff and no framework banner; 2xx answers are JSON.
+ * of problems); every answer carries nosniff and no framework banner; 2xx answers are JSON; a
+ * redirect names its Location.
  */
 export function checkAnswer(req: FuzzRequest, res: ApiResponse): void {
   const fail = (why: string) => {
@@ -40,6 +41,10 @@ export function checkAnswer(req: FuzzRequest, res: ApiResponse): void {
     return;
   }
   if (res.status === 204 || res.status === 304) return;
+  if (res.status >= 300 && res.status < 400) {
+    if (!res.headers.get("location")) fail("redirect without Location");
+    return;
+  }
   if (!(res.headers.get("content-type") ?? "").includes("json") && !req.url.startsWith("/docs"))
     fail("2xx answer that is not JSON");
   if (res.json === undefined && !req.url.startsWith("/docs")) fail("2xx answer whose body does not parse");
