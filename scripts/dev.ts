@@ -3,18 +3,18 @@
  * npm run dev -- --help
  *
  * Applies pending local migrations, loads the demo seed when the local database is empty, then
- * serves the API on http://localhost:8787 with `wrangler dev` (local D1, R2 and Queues), and plays
+ * serves the API on http://localhost:8787 (or `--port`) with `wrangler dev` (local D1, R2 and
+ * Queues; that address is the Worker's `PUBLIC_BASE_URL`, which image URLs are built on), and plays
  * the cron triggers locally (wrangler dev does not run them): the job liveness sweep every 20 s,
  * retention hourly. So a job interrupted by a crash of the dev server finishes by itself after a
  * restart. `--persist-to DIR` keeps the local state in DIR instead of .wrangler/state.
  */
 import { constants } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { devServerArgs, option } from "./lib/dev-args.ts";
 import { prepareLocalDb } from "./lib/local-db.ts";
 import { spawnWrangler, useLocalState, WranglerError } from "./lib/wrangler.ts";
 
-/** Seconds without progress before a local job is re-driven (the deployed default is 300). */
-const LOCAL_STALL_SECONDS = 30;
 const SWEEP_EVERY_MS = 20_000;
 const HOUR_MS = 3_600_000;
 
@@ -28,13 +28,6 @@ Applies pending local migrations, loads the demo seed when the local database is
 serves the API with wrangler dev and plays the cron triggers (liveness sweep every 20 s, hourly tasks).
 Other options go to wrangler dev unchanged.`;
 
-const option = (argv: string[], name: string): string | undefined => {
-  const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (i < 0) return undefined;
-  const arg = argv[i] as string;
-  return arg.includes("=") ? arg.slice(name.length + 1) : argv[i + 1];
-};
-
 async function main(argv: string[]) {
   if (argv.some((a) => a === "--help" || a === "-h")) {
     console.log(USAGE);
@@ -42,17 +35,7 @@ async function main(argv: string[]) {
   }
   useLocalState(option(argv, "--persist-to"));
   await prepareLocalDb();
-  const port = option(argv, "--port") ?? "8787";
-  const args = [
-    "dev",
-    "--var",
-    "ENVIRONMENT:development",
-    "--var",
-    `JOB_STALL_SECONDS:${LOCAL_STALL_SECONDS}`,
-    "--test-scheduled",
-    ...argv,
-  ];
-  if (option(argv, "--port") === undefined) args.push("--port", port);
+  const { args, port, origin } = devServerArgs(argv);
   const child = spawnWrangler(args);
   // Ctrl-C reaches wrangler through the terminal's process group too; forwarding also covers a
   // signal sent to this process alone (kill <pid>, a process manager).
@@ -66,7 +49,8 @@ async function main(argv: string[]) {
     console.error(`Could not start wrangler dev: ${error.message}`);
     process.exit(1);
   });
-  void playCronTriggers(`http://127.0.0.1:${port}`);
+  console.log(`Image URLs are built on ${origin} (PUBLIC_BASE_URL).`);
+  void playCronTriggers(`${new URL(origin).protocol}//127.0.0.1:${port}`);
 }
 
 /**

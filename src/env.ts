@@ -10,8 +10,9 @@ import type { PhaseClock } from "./lib/phase-clock.ts";
  */
 export interface Bindings extends Env {
   /**
-   * The public origin (`https://api.example.com`) stored images render on. Unset: the origin the
-   * request reached. Rows store only the object key, so changing it needs no data migration.
+   * The public origin (`https://api.example.com`) stored images render on, set by `npm run dev` and
+   * `npm run deploy`. Unset: image URLs are root-relative, never on the origin a request names.
+   * Rows store only the object key, so changing it needs no data migration.
    */
   PUBLIC_BASE_URL?: string;
   /** Set to "on" to apply rate limits outside production (tests of the limiter). */

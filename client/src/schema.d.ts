@@ -709,7 +709,7 @@ export interface paths {
         };
         /**
          * Check the service's health
-         * @description Whether the service's D1 database and R2 buckets answer, and the deployed version. No API key; no data. Each check gives up after 2 s. When one does not answer: 503 `service_unavailable` problem JSON that also carries `version` and `checks`. For uptime monitors and deploy checks; it is not rate limited, so poll it at most every few seconds.
+         * @description Whether the service's D1 database and R2 buckets answer, the deployed version and the public origin image URLs are built on. No API key; no data. Each check gives up after 2 s. When one does not answer: 503 `service_unavailable` problem JSON that also carries `version`, `public_origin` and `checks`. For uptime monitors and deploy checks; it is not rate limited, so poll it at most every few seconds.
          */
         get: operations["getHealth"];
         put?: never;
@@ -991,7 +991,7 @@ export interface components {
             slug?: string;
             delivery_time_in_stock?: number | null;
             delivery_time_out_of_stock?: number | null;
-            /** @description The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source. */
+            /** @description The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the deployment's configured `PUBLIC_BASE_URL` (`GET /api/v1/health` reports it as `public_origin`); no request header (`Host`, `X-Forwarded-Host`, `Forwarded`) and no image source ever changes it. A deployment with none configured (health's `public_origin` is `null`, and the service logs an error) answers the root-relative `/images/<sha256>.<ext>`, to resolve against the API's own address, never an origin taken from the request. */
             image_url?: string | null;
             translations?: {
                 [key: string]: {
@@ -1099,7 +1099,7 @@ export interface components {
             parent_id?: number | null;
             /** @enum {string} */
             status?: "published" | "unpublished";
-            /** @description The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source. */
+            /** @description The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the deployment's configured `PUBLIC_BASE_URL` (`GET /api/v1/health` reports it as `public_origin`); no request header (`Host`, `X-Forwarded-Host`, `Forwarded`) and no image source ever changes it. A deployment with none configured (health's `public_origin` is `null`, and the service logs an error) answers the root-relative `/images/<sha256>.<ext>`, to resolve against the API's own address, never an origin taken from the request. */
             image_url?: string | null;
             merchant_categories?: {
                 [key: string]: {
@@ -1332,7 +1332,7 @@ export interface components {
                 slug?: string;
                 delivery_time_in_stock?: number | null;
                 delivery_time_out_of_stock?: number | null;
-                /** @description The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source. */
+                /** @description The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the deployment's configured `PUBLIC_BASE_URL` (`GET /api/v1/health` reports it as `public_origin`); no request header (`Host`, `X-Forwarded-Host`, `Forwarded`) and no image source ever changes it. A deployment with none configured (health's `public_origin` is `null`, and the service logs an error) answers the root-relative `/images/<sha256>.<ext>`, to resolve against the API's own address, never an origin taken from the request. */
                 image_url?: string | null;
                 translations?: {
                     [key: string]: {
@@ -2389,6 +2389,7 @@ export interface components {
          * @example {
          *       "status": "ok",
          *       "version": "1.0.0",
+         *       "public_origin": "https://api.example.com",
          *       "checks": {
          *         "d1": "ok",
          *         "r2": "ok"
@@ -2400,6 +2401,11 @@ export interface components {
             status: "ok";
             /** @description The deployed version (CHANGELOG.md, `info.version`). */
             version: string;
+            /**
+             * @description The origin every `image_url` is built on (`PUBLIC_BASE_URL`; `npm run dev` sets its own address, `npm run deploy` the custom domain or the workers.dev address). No request header changes it. `null`: this deployment has none configured; image URLs are then root-relative (`/images/<sha256>.<ext>`) and the Worker logs the error `public_origin.unconfigured`.
+             * @example https://api.example.com
+             */
+            public_origin: string | null;
             checks: {
                 /**
                  * @description Whether the D1 database answered a `SELECT 1`.
@@ -2529,7 +2535,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description D1 or R2 did not answer. From the health check, the problem also carries `version` and `checks` (as its 200 answer does). */
+        /** @description D1 or R2 did not answer. From the health check, the problem also carries `version`, `public_origin` and `checks` (as its 200 answer does). */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3785,6 +3791,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4436,6 +4444,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4960,6 +4970,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -51,9 +51,11 @@ export async function startWranglerDev(options: {
   const logOffset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const log = openSync(options.logFile, "a");
   const started = performance.now();
+  const origin = `http://127.0.0.1:${port}`;
+  // The dev script sets its own public origin (localhost); a bare wrangler dev gets this one.
   const program = options.viaDevScript
     ? [join(PROJECT_ROOT, "scripts", "dev.ts")]
-    : [WRANGLER_JS, "dev", "--var", "ENVIRONMENT:development"];
+    : [WRANGLER_JS, "dev", "--var", "ENVIRONMENT:development", "--var", `PUBLIC_BASE_URL:${origin}`];
   const child = spawn(
     process.execPath,
     [
@@ -79,7 +81,6 @@ export async function startWranglerDev(options: {
       detached: true,
     },
   );
-  const origin = `http://127.0.0.1:${port}`;
   await waitUntilServing(child, origin, options.secret, options.timeoutMs ?? 120_000, {
     file: options.logFile,
     offset: logOffset,

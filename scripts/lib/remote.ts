@@ -21,7 +21,11 @@ export interface Target {
   r2: string[];
 }
 
-const CONFIG = join(PROJECT_ROOT, "wrangler.toml");
+/**
+ * The wrangler.toml these scripts read, and record the public origin in. `STOREFRONT_WRANGLER_CONFIG`
+ * names a copy (the tests of the scripts, whose fake wrangler reads the same file).
+ */
+export const WRANGLER_CONFIG = process.env.STOREFRONT_WRANGLER_CONFIG || join(PROJECT_ROOT, "wrangler.toml");
 
 /** The parts of wrangler's resolved configuration these scripts read (its own types do not resolve). */
 export interface WranglerConfig {
@@ -46,7 +50,7 @@ export interface WranglerConfig {
 
 /** wrangler.toml as wrangler resolves it for one environment ("" or absent: the top level). */
 export const readWranglerConfig = (env?: string): WranglerConfig =>
-  unstable_readConfig({ config: CONFIG, env: env || undefined }, { hideWarnings: true });
+  unstable_readConfig({ config: WRANGLER_CONFIG, env: env || undefined }, { hideWarnings: true });
 
 /**
  * Reads the environment's bindings from wrangler.toml and makes every d1 command of this process
@@ -54,7 +58,7 @@ export const readWranglerConfig = (env?: string): WranglerConfig =>
  */
 export function readTarget(env: string | undefined): Target {
   const name = env ?? "";
-  const raw = experimental_readRawConfig({ config: CONFIG }, { hideWarnings: true }).rawConfig;
+  const raw = experimental_readRawConfig({ config: WRANGLER_CONFIG }, { hideWarnings: true }).rawConfig;
   const known = Object.keys(raw.env ?? {});
   if (name !== "" && !known.includes(name)) {
     throw new UsageError(

@@ -4,7 +4,8 @@ export interface FakeAccount {
   queues: string[];
   d1: { name: string; uuid: string }[];
   r2: string[];
-  deployments: { worker: string; env: string }[];
+  /** Each deploy, with the vars of the version it deployed. */
+  deployments: { worker: string; env: string; vars: Record<string, string> }[];
   /** Every call's arguments, in order. */
   calls: string[][];
 }

@@ -39,7 +39,7 @@ const option = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const positionals = argv.filter(
-  (a, i) => !a.startsWith("-") && !argv[i - 1]?.match(/^--(env|command|file)$/),
+  (a, i) => !a.startsWith("-") && !argv[i - 1]?.match(/^--(env|command|file|var)$/),
 );
 
 /**
@@ -190,7 +190,16 @@ async function run(): Promise<void> {
         console.log(`🌀 Creating new D1 Database "${d.database_name}"...`);
       }
     }
-    state.deployments.push({ worker: c.name ?? "", env: envName() });
+    // The deployed version's vars: wrangler.toml's, then each `--var NAME:value` (the later wins).
+    const vars: Record<string, string> = {};
+    for (const [name, value] of Object.entries(c.vars ?? {}))
+      if (typeof value === "string") vars[name] = value;
+    for (const [i, arg] of argv.entries()) {
+      if (argv[i - 1] !== "--var") continue;
+      const at = arg.indexOf(":");
+      vars[arg.slice(0, at)] = arg.slice(at + 1);
+    }
+    state.deployments.push({ worker: c.name ?? "", env: envName(), vars });
     console.log(`Uploaded ${c.name}\nDeployed ${c.name} triggers\n  https://${c.name}.example.workers.dev`);
     return;
   }

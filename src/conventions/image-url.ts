@@ -5,7 +5,7 @@ import { urlText } from "./write/body-fields.ts";
 export const imageUrlOut = () =>
   z.string().nullable().optional().openapi({
     description:
-      "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the configured `PUBLIC_BASE_URL`, or the origin the request reached when none is configured; it never comes from the image's source.",
+      "The stored copy, served at `<public origin>/images/<sha256>.<ext>` (no authentication). The public origin is the deployment's configured `PUBLIC_BASE_URL` (`GET /api/v1/health` reports it as `public_origin`); no request header (`Host`, `X-Forwarded-Host`, `Forwarded`) and no image source ever changes it. A deployment with none configured (health's `public_origin` is `null`, and the service logs an error) answers the root-relative `/images/<sha256>.<ext>`, to resolve against the API's own address, never an origin taken from the request.",
   });
 
 /** `image_url` as written: a URL the service downloads into its storage. */

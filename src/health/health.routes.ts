@@ -4,6 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { ERROR_RESPONSES } from "../http/openapi-shared.ts";
 import { ApiError } from "../http/problem.ts";
 import { defineRoute } from "../http/route.ts";
+import { logUnconfiguredOrigin, publicOrigin } from "../images/index.ts";
 import { VERSION } from "../version.ts";
 
 export const HEALTH_PATH = "/api/v1/health";
@@ -17,13 +18,23 @@ const Health = z
   .object({
     status: z.literal("ok"),
     version: z.string().openapi({ description: "The deployed version (CHANGELOG.md, `info.version`)." }),
+    public_origin: z.string().nullable().openapi({
+      description:
+        "The origin every `image_url` is built on (`PUBLIC_BASE_URL`; `npm run dev` sets its own address, `npm run deploy` the custom domain or the workers.dev address). No request header changes it. `null`: this deployment has none configured; image URLs are then root-relative (`/images/<sha256>.<ext>`) and the Worker logs the error `public_origin.unconfigured`.",
+      example: "https://api.example.com",
+    }),
     checks: z.object({
       d1: CheckStatus.openapi({ description: "Whether the D1 database answered a `SELECT 1`." }),
       r2: CheckStatus.openapi({ description: "Whether both R2 buckets (payloads, images) answered." }),
     }),
   })
   .openapi("Health", {
-    example: { status: "ok", version: VERSION, checks: { d1: "ok", r2: "ok" } },
+    example: {
+      status: "ok",
+      version: VERSION,
+      public_origin: "https://api.example.com",
+      checks: { d1: "ok", r2: "ok" },
+    },
   });
 
 type Health = z.infer<typeof Health>;
@@ -69,7 +80,7 @@ export function registerHealth(app: OpenAPIHono<AppEnv>) {
       path: HEALTH_PATH,
       operationId: "getHealth",
       summary: "Check the service's health",
-      description: `Whether the service's D1 database and R2 buckets answer, and the deployed version. No API key; no data. Each check gives up after ${PROBE_TIMEOUT_MS / 1000} s. When one does not answer: 503 \`service_unavailable\` problem JSON that also carries \`version\` and \`checks\`. For uptime monitors and deploy checks; it is not rate limited, so poll it at most every few seconds.`,
+      description: `Whether the service's D1 database and R2 buckets answer, the deployed version and the public origin image URLs are built on. No API key; no data. Each check gives up after ${PROBE_TIMEOUT_MS / 1000} s. When one does not answer: 503 \`service_unavailable\` problem JSON that also carries \`version\`, \`public_origin\` and \`checks\`. For uptime monitors and deploy checks; it is not rate limited, so poll it at most every few seconds.`,
       tags: ["Health"],
       scope: null,
       responses: {
@@ -81,6 +92,9 @@ export function registerHealth(app: OpenAPIHono<AppEnv>) {
       },
     },
     async (c) => {
+      const origin = publicOrigin(c.env);
+      // Health is what monitors poll: an unconfigured origin is logged at every check, not once.
+      if (origin === null) logUnconfiguredOrigin(true);
       const [d1, r2] = await Promise.all([check(() => probeD1(c)), check(() => probeR2(c))]);
       const checks: Checks = { d1, r2 };
       const down = (["d1", "r2"] as const).filter((store) => checks[store] !== "ok");
@@ -90,10 +104,15 @@ export function registerHealth(app: OpenAPIHono<AppEnv>) {
           `${down.map((store) => store.toUpperCase()).join(" and ")} did not answer`,
           [],
           { "Cache-Control": "no-store" },
-          { version: VERSION, checks },
+          { version: VERSION, public_origin: origin, checks },
         );
       }
-      const body: Health = { status: "ok", version: VERSION, checks: { d1: "ok", r2: "ok" } };
+      const body: Health = {
+        status: "ok",
+        version: VERSION,
+        public_origin: origin,
+        checks: { d1: "ok", r2: "ok" },
+      };
       return c.json(body, 200, { "Cache-Control": "no-store" });
     },
   );

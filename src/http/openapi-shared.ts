@@ -115,7 +115,7 @@ const ERRORS = {
   503: {
     name: "ServiceUnavailable",
     description:
-      "D1 or R2 did not answer. From the health check, the problem also carries `version` and `checks` (as its 200 answer does).",
+      "D1 or R2 did not answer. From the health check, the problem also carries `version`, `public_origin` and `checks` (as its 200 answer does).",
   },
 } as const satisfies Record<number, { name: string; description: string; headers?: readonly HeaderName[] }>;
 

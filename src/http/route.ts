@@ -63,7 +63,8 @@ export function defineRoute<
     method: def.method.toUpperCase(),
     path: def.path,
     scope: def.scope,
-    bodyLimit: def.bodyLimit ?? (def.body ? "standard" : "none"),
+    // A write without a declared body still answers 415 and 413 in the contract's order of checks.
+    bodyLimit: def.bodyLimit ?? (def.body || isWrite ? "standard" : "none"),
     budget: def.budget ?? (def.scope === null ? null : isWrite ? "write" : "read"),
   });
 
@@ -150,10 +151,14 @@ function withSuccessHeaders(def: RouteDef<AnyObject, AnyObject, z.ZodType>): Rou
 function errorResponsesFor(def: RouteDef<AnyObject, AnyObject, z.ZodType>) {
   const codes: (keyof typeof ERROR_RESPONSES)[] = [400, 404, 405, 500];
   if (def.scope) codes.push(401, 403, 429);
-  if (def.body) codes.push(409, 413, 415);
+  if (def.body) codes.push(409);
+  if (def.method !== "get") codes.push(413, 415);
   if (def.method === "post") codes.push(409, 422);
   return Object.fromEntries(codes.map((code) => [code, ERROR_RESPONSES[code]]));
 }
+
+/** The body a write without a declared one accepts when it sends any: `{}`. */
+const NO_BODY = z.object({}).strict();
 
 function parseInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType>(
   c: Context<AppEnv>,
@@ -167,11 +172,15 @@ function parseInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodTyp
     if (headerIssue) issues.push(headerIssue);
   }
   let body: unknown;
-  if (def.body) {
+  const raw = c.get("rawBody") ?? new Uint8Array();
+  // A write that declares no body takes none, or an empty JSON object; anything else is listed.
+  const schema = def.body ?? (def.method !== "get" && raw.length > 0 ? NO_BODY : undefined);
+  if (schema) {
     const records = def.bodyRecords && { key: def.bodyRecords.key, sink: def.bodyRecords.sink() };
-    const decoded = decodeJsonBody(c.get("rawBody") ?? new Uint8Array(), records);
-    if (decoded.ok) body = collect(def.body, decoded.value, "body", issues);
+    const decoded = decodeJsonBody(raw, records);
+    if (decoded.ok) body = collect(schema, decoded.value, "body", issues);
     else for (const problem of decoded.problems) issues.push({ location: "body", ...problem });
+    if (!def.body) body = undefined;
   }
   if (issues.length > 0) throw validationError(issues);
   return { params, query, body } as RouteInput<P, Q, B>;

@@ -17,7 +17,7 @@ export async function resolveImageUrl(
   bodyPath = "image_url",
 ): Promise<string | null | undefined> {
   if (value === undefined || value === null) return value;
-  const own = ownImageFile(value, publicOrigin(c.env, c.req.url));
+  const own = ownImageFile(value, publicOrigin(c.env));
   if (value === current || (own !== null && current !== null && own === storedImageFile(current)))
     return undefined;
   if (own !== null && (await c.env.IMAGES.head(own)) !== null) return own;

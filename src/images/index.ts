@@ -1,6 +1,7 @@
 export { registerImages } from "./images.routes.ts";
 
 export {
+  logUnconfiguredOrigin,
   ownImageFile,
   publicOrigin,
   renderImageUrl,

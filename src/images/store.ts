@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv, Bindings } from "../env.ts";
 import { safeFetch } from "../http/outbound-guard.ts";
 import { ApiError } from "../http/problem.ts";
+import { log } from "../lib/log.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { declaredImageType, IMAGE_TYPES, type ImageExtension, sniffImageType } from "./sniff.ts";
 
@@ -53,14 +54,21 @@ export async function storeImage(
   return file;
 }
 
+/** Logged (once per isolate) when an image URL is rendered without a configured public origin. */
+export const UNCONFIGURED_ORIGIN_EVENT = "public_origin.unconfigured";
+let unconfiguredLogged = false;
+
 /**
- * The origin stored images are served at: `PUBLIC_BASE_URL` when configured (its origin; a
- * deployment behind a custom domain or proxy pins it there), otherwise the origin the request
- * reached. Only rendering uses it: rows store the object key, never an origin, so nothing a
- * request's `Host` says is ever stored, and a new domain needs no data migration.
+ * The origin stored images are served at: the origin of `PUBLIC_BASE_URL`, which every way of
+ * running the service sets (`npm run dev` its own address, `npm run deploy` the custom domain or the
+ * workers.dev address). No request header (`Host`, `X-Forwarded-Host`, `Forwarded`) ever changes
+ * it: an answer built on the request's Host would be cached and served to every storefront. Null
+ * when none is configured (a bare `wrangler dev` or `wrangler deploy`): image URLs are then
+ * root-relative, health reports `public_origin: null`, and an error is logged. Only rendering uses
+ * it: rows store the object key, never an origin, so a new domain needs no data migration.
  */
-export function publicOrigin(env: Pick<Bindings, "PUBLIC_BASE_URL">, requestUrl: string): string {
-  if (!env.PUBLIC_BASE_URL) return new URL(requestUrl).origin;
+export function publicOrigin(env: Pick<Bindings, "PUBLIC_BASE_URL">): string | null {
+  if (!env.PUBLIC_BASE_URL) return null;
   const configured = URL.parse(env.PUBLIC_BASE_URL);
   if (!configured || (configured.protocol !== "https:" && configured.protocol !== "http:")) {
     throw new Error(
@@ -70,10 +78,19 @@ export function publicOrigin(env: Pick<Bindings, "PUBLIC_BASE_URL">, requestUrl:
   return configured.origin;
 }
 
-const storedImageUrl = (origin: string, file: string) => `${origin}/images/${file}`;
+/** Logs that no public origin is configured: at every health check, else once per isolate. */
+export function logUnconfiguredOrigin(always = false) {
+  if (unconfiguredLogged && !always) return;
+  unconfiguredLogged = true;
+  log("error", UNCONFIGURED_ORIGIN_EVENT, {
+    message:
+      "PUBLIC_BASE_URL is not set: image URLs are root-relative (/images/<key>). Deploy with npm run deploy, or set it in wrangler.toml [vars].",
+  });
+}
 
 /** The object key of `url` when `origin` serves a stored image there (`<origin>/images/<key>`), else null. */
-export function ownImageFile(url: string, origin: string): string | null {
+export function ownImageFile(url: string, origin: string | null): string | null {
+  if (origin === null) return null;
   const prefix = `${origin}/images/`;
   const file = url.startsWith(prefix) ? url.slice(prefix.length) : "";
   return IMAGE_FILE_PATTERN.test(file) ? file : null;
@@ -88,11 +105,17 @@ export function storedImageFile(stored: string): string | null {
   return IMAGE_FILE_PATTERN.test(file) ? file : null;
 }
 
-/** The `image_url` a response shows for a stored column value: always on the public origin. */
+/**
+ * The `image_url` a response shows for a stored column value: on the configured public origin, or
+ * root-relative when none is configured (never on the origin the request names).
+ */
 export function renderImageUrl(c: Context<AppEnv>, stored: string | null): string | null {
   if (stored === null) return null;
   const file = storedImageFile(stored);
-  return file === null ? stored : storedImageUrl(publicOrigin(c.env, c.req.url), file);
+  if (file === null) return stored;
+  const origin = publicOrigin(c.env);
+  if (origin === null) logUnconfiguredOrigin();
+  return `${origin ?? ""}/images/${file}`;
 }
 
 export const contentTypeOf = (file: string) => IMAGE_TYPES[file.split(".").pop() as ImageExtension];

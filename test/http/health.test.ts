@@ -29,13 +29,14 @@ const health = (bindings: typeof env = env, headers: Record<string, string> = {}
   api(HEALTH_PATH, { key: null, headers, bindings });
 
 describe("GET /api/v1/health", () => {
-  it("answers 200 without an API key when D1 and R2 answer, with the version and nothing else", async () => {
+  it("answers 200 without an API key when D1 and R2 answer, with the version, the public origin and nothing else", async () => {
     const res = await api(HEALTH_PATH, { key: null });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(res.json).toEqual({
       status: "ok",
       version: packageJson.version,
+      public_origin: "https://api.test",
       checks: { d1: "ok", r2: "ok" },
     });
   });
@@ -57,6 +58,7 @@ describe("GET /api/v1/health", () => {
       code: "service_unavailable",
       request_id: res.headers.get("x-request-id"),
       version: packageJson.version,
+      public_origin: "https://api.test",
       checks: { d1: "unavailable", r2: "ok" },
     });
   });

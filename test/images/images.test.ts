@@ -6,7 +6,7 @@ import { authenticate } from "../../src/http/auth.ts";
 import { renderError } from "../../src/http/errors.ts";
 import { requestContext } from "../../src/http/request-context.ts";
 import { routeGuard } from "../../src/http/route-guard.ts";
-import { ownImageFile, publicOrigin, registerImages, storeImage } from "../../src/images/index.ts";
+import { ownImageFile, registerImages, storeImage } from "../../src/images/index.ts";
 import { api } from "../support/api.ts";
 import { unique } from "../support/unique.ts";
 
@@ -322,30 +322,5 @@ describe("image_url: stored images render on the configured public origin, never
       .bind(res.json.id)
       .first<{ image_url: string }>();
     expect(`${PUBLIC}/images/${row?.image_url}`).toBe(res.json.image_url);
-  });
-});
-
-describe("publicOrigin", () => {
-  it("is the origin of PUBLIC_BASE_URL when configured, whatever the request's origin", () => {
-    expect(publicOrigin({ PUBLIC_BASE_URL: "https://shop.example.com/" }, "http://evil.test/x")).toBe(
-      "https://shop.example.com",
-    );
-    expect(publicOrigin({ PUBLIC_BASE_URL: "http://localhost:8787" }, "http://evil.test/x")).toBe(
-      "http://localhost:8787",
-    );
-  });
-
-  it("is the origin the request reached when PUBLIC_BASE_URL is not configured", () => {
-    expect(publicOrigin({}, "http://127.0.0.1:8787/api/v1/brands?x=1")).toBe("http://127.0.0.1:8787");
-    expect(publicOrigin({ PUBLIC_BASE_URL: "" }, "https://api.test/api/v1/brands")).toBe("https://api.test");
-  });
-
-  it("refuses a PUBLIC_BASE_URL that is not an absolute http(s) URL", () => {
-    expect(() => publicOrigin({ PUBLIC_BASE_URL: "api.example.com" }, "https://api.test/")).toThrow(
-      /PUBLIC_BASE_URL/,
-    );
-    expect(() => publicOrigin({ PUBLIC_BASE_URL: "ftp://api.example.com" }, "https://api.test/")).toThrow(
-      /PUBLIC_BASE_URL/,
-    );
   });
 });

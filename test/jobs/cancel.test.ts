@@ -104,3 +104,43 @@ describe("POST /jobs/{id}/cancel", () => {
     expect(second.json).toEqual(first.json);
   });
 });
+
+describe("POST /jobs/{id}/cancel runs the body checks in the contract's order", () => {
+  const unknownJob = () => `/api/v1/jobs/${crypto.randomUUID()}/cancel`;
+
+  it("answers 415 for a text/plain body before looking up the job", async () => {
+    const res = await api(unknownJob(), {
+      method: "POST",
+      body: "please cancel",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(415);
+    expect(res.json.code).toBe("unsupported_media_type");
+  });
+
+  it("answers 413 for a body over 1 MiB before looking up the job", async () => {
+    const res = await api(unknownJob(), { method: "POST", body: { reason: "x".repeat(1.1 * 1024 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.json.code).toBe("payload_too_large");
+  });
+
+  it("answers 400 for a body other than an empty JSON object before looking up the job", async () => {
+    const res = await api(unknownJob(), { method: "POST", body: { reason: "x" } });
+    expect(res.status).toBe(400);
+    expect(res.json.errors).toEqual([{ location: "body", path: "reason", message: "unknown field" }]);
+    expect((await api(unknownJob(), { method: "POST", body: "{not json" })).json.code).toBe("invalid_body");
+  });
+
+  it("cancels with no body, an empty JSON body or an empty JSON object", async () => {
+    for (const body of [undefined, "", {}]) {
+      const { jobId } = await variantsJob(1);
+      const res = await api(`/api/v1/jobs/${jobId}/cancel`, {
+        method: "POST",
+        body,
+        ...(body === undefined ? {} : { headers: { "content-type": "application/json" } }),
+      });
+      expect(res.status, JSON.stringify(body)).toBe(202);
+      expect(res.json.status).toBe("failed");
+    }
+  });
+});
