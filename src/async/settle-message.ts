@@ -33,10 +33,12 @@ export async function settleMessage(
   handOff?: HandOff,
 ): Promise<void> {
   // The handler's error, or null once it succeeded.
-  const outcome = handle().then(
-    () => null,
-    (err: unknown) => ({ err }),
-  );
+  const outcome = Promise.resolve()
+    .then(handle)
+    .then(
+      () => null,
+      (err: unknown) => ({ err }),
+    );
   if (handOff && (await outlasts(outcome, handOff.afterMs))) {
     message.retry({ delaySeconds: handOff.redeliverySeconds });
     handOff.waitUntil(outcome.then((error) => error && logFailure(failure, error.err)));

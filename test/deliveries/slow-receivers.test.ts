@@ -117,8 +117,9 @@ describe("receivers get 10 seconds, and a slow one holds up no other delivery", 
     console.log(
       `11 deliveries recorded after ${aloneMs} ms alone, ${withHangMs} ms beside a hanging receiver`,
     );
-    expect(withHangMs).toBeLessThan(1_500);
-    expect(withHangMs - aloneMs).toBeLessThan(HANDOFF_AFTER_MS + 250);
+    // Measured: 0.3–0.6 s alone, 1.2–1.3 s beside it (10.3 s without the hand-off or the flag).
+    expect(withHangMs).toBeLessThan(HANDOFF_AFTER_MS + 800);
+    expect(withHangMs - aloneMs).toBeLessThan(HANDOFF_AFTER_MS + 400);
     // Meanwhile the hanging attempt still waits for its answer.
     expect(await received(hang.token)).toHaveLength(1);
     expect(await attempts(hang.id)).toEqual([]);

@@ -20,10 +20,13 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /**
  * An attempt still waiting for its receiver after this long stops holding up its batch and runs on
- * in the background: the batch ends (its acks take effect and the next batch is handed out: one at
- * a time locally, and in production while Queues has not scaled the consumer out), so this bounds
+ * in the background: the batch ends (its acks take effect, and Queues hands out the next batch, which
+ * waits for it while Queues has not scaled the consumer out), so this bounds
  * how long a hanging receiver delays the deliveries queued behind it. Most receivers answer well
  * within it, so most attempts are settled in line, and only slow ones pay for a redelivery.
+ * Measured (test/deliveries/slow-receivers.test.ts, batches of 6 handed out one after another):
+ * 11 deliveries recorded 0.3–0.6 s after they were handed out alone, 1.2–1.3 s beside a receiver
+ * that never answers, 10.3 s when its attempt was not handed off.
  */
 export const HANDOFF_AFTER_MS = 1_000;
 
