@@ -17,9 +17,9 @@ deliverEvents(WEBHOOK_EVENTS);
 // development (src/simulated-latency.ts).
 export default {
   fetch: (request, env, ctx) => app.fetch(request, withSimulatedLatency(env), ctx),
-  queue: async (batch, env) => {
+  queue: async (batch, env, ctx) => {
     await simulatedWait(simulatedQueueDelay(env));
-    await routeQueue(batch, withSimulatedLatency(env));
+    await routeQueue(batch, withSimulatedLatency(env), ctx);
   },
   scheduled: (controller, env) => runCron(controller, withSimulatedLatency(env)),
 } satisfies ExportedHandler<Bindings>;

@@ -12,7 +12,9 @@ import { WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
 
 /** A batch of messages whose bodies passed their queue's schema. */
 type ParsedBatch<Body> = Pick<MessageBatch<Body>, "queue" | "messages">;
-type BatchHandler<Body> = (batch: ParsedBatch<Body>, env: Bindings) => Promise<void>;
+/** What a handler may use of the invocation: `waitUntil`, for work that outlives the batch. */
+type QueueContext = Pick<ExecutionContext, "waitUntil">;
+type BatchHandler<Body> = (batch: ParsedBatch<Body>, env: Bindings, ctx: QueueContext) => Promise<void>;
 
 interface QueueDef<Body> {
   message: z.ZodType<Body>;
@@ -22,7 +24,12 @@ interface QueueDef<Body> {
   deadLetters: BatchHandler<Body>;
 }
 
-type QueueConsumer = (batch: MessageBatch<unknown>, env: Bindings, deadLetters: boolean) => Promise<void>;
+type QueueConsumer = (
+  batch: MessageBatch<unknown>,
+  env: Bindings,
+  ctx: QueueContext,
+  deadLetters: boolean,
+) => Promise<void>;
 
 const jobMessage: z.ZodType<JobMessage> = z.object({
   jobId: z.string(),
@@ -62,7 +69,7 @@ const QUEUES = new Map<string, QueueConsumer>([
   ],
 ]);
 
-export async function routeQueue(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
+export async function routeQueue(batch: MessageBatch<unknown>, env: Bindings, ctx: QueueContext) {
   const { name, deadLetters } = parseQueueName(batch.queue);
   const consume = name && QUEUES.get(name);
   if (!consume) {
@@ -70,7 +77,7 @@ export async function routeQueue(batch: MessageBatch<unknown>, env: Bindings): P
     batch.retryAll();
     return;
   }
-  await consume(batch, env, deadLetters);
+  await consume(batch, env, ctx, deadLetters);
 }
 
 /** `<worker>-<name>` or `<worker>-<name>-dlq`: the name after the Worker's, and which of the two. */
@@ -85,7 +92,7 @@ function parseQueueName(queue: string) {
  * acknowledged.
  */
 function consumer<Body>(def: QueueDef<Body>): QueueConsumer {
-  return async (batch, env, deadLetters) => {
+  return async (batch, env, ctx, deadLetters) => {
     const messages: Message<Body>[] = [];
     for (const message of batch.messages) {
       const parsed = def.message.safeParse(message.body);
@@ -101,7 +108,7 @@ function consumer<Body>(def: QueueDef<Body>): QueueConsumer {
       }
     }
     if (messages.length === 0) return;
-    await (deadLetters ? def.deadLetters : def.consume)({ queue: batch.queue, messages }, env);
+    await (deadLetters ? def.deadLetters : def.consume)({ queue: batch.queue, messages }, env, ctx);
   };
 }
 

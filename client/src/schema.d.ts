@@ -737,7 +737,7 @@ export interface webhooks {
          *
          *     Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret before trusting the body, and reject stale timestamps.
          *
-         *     Answer 2xx within 1 s (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.
+         *     Answer 2xx within 10 s (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.
          */
         post: operations["webhookEvent_job_done"];
         delete?: never;
@@ -761,7 +761,7 @@ export interface webhooks {
          *
          *     Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret before trusting the body, and reject stale timestamps.
          *
-         *     Answer 2xx within 1 s (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.
+         *     Answer 2xx within 10 s (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.
          */
         post: operations["webhookEvent_job_done_with_errors"];
         delete?: never;
@@ -785,7 +785,7 @@ export interface webhooks {
          *
          *     Signed per Standard Webhooks: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret before trusting the body, and reject stale timestamps.
          *
-         *     Answer 2xx within 1 s (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.
+         *     Answer 2xx within 10 s (acknowledge first, then do the work). Anything else (another status, a redirect, a timeout) is retried with the same `webhook-id` after about 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h and 12 h; a subscription that keeps failing for 3 days is disabled.
          */
         post: operations["webhookEvent_job_failed"];
         delete?: never;
@@ -5226,7 +5226,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer (4xx, 5xx, 3xx, or none within 1 s) fails the attempt, which is retried; its body is ignored. */
+            /** @description Any other answer (4xx, 5xx, 3xx, or none within 10 s) fails the attempt, which is retried; its body is ignored. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5270,7 +5270,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer (4xx, 5xx, 3xx, or none within 1 s) fails the attempt, which is retried; its body is ignored. */
+            /** @description Any other answer (4xx, 5xx, 3xx, or none within 10 s) fails the attempt, which is retried; its body is ignored. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5314,7 +5314,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer (4xx, 5xx, 3xx, or none within 1 s) fails the attempt, which is retried; its body is ignored. */
+            /** @description Any other answer (4xx, 5xx, 3xx, or none within 10 s) fails the attempt, which is retried; its body is ignored. */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

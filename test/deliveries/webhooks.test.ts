@@ -1,119 +1,29 @@
 import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, inject, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { JobRow } from "../../src/async/bulk/types.ts";
 import { deliverAttempt } from "../../src/async/deliveries/consumer.ts";
 import { DEAD_LETTER_ERROR } from "../../src/async/deliveries/dead-letter.ts";
 import { enqueueJobWebhooks, newMessageId } from "../../src/async/deliveries/enqueue.ts";
 import { buildEvent } from "../../src/async/deliveries/payload.ts";
-import {
-  DELIVERY_TIMEOUT_MS,
-  MAX_ATTEMPTS,
-  retryDelaySeconds,
-} from "../../src/async/deliveries/retry-policy.ts";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "../../src/async/deliveries/retry-policy.ts";
 import { sendSigned } from "../../src/async/deliveries/sender.ts";
 import { signPayload } from "../../src/async/deliveries/signature.ts";
-import {
-  WEBHOOKS_DLQ_NAME,
-  WEBHOOKS_QUEUE_NAME,
-  type WebhookMessage,
-} from "../../src/async/deliveries/types.ts";
-import type { WebhookEventName } from "../../src/resources/webhooks/webhooks.events.ts";
+import { WEBHOOKS_DLQ_NAME, type WebhookMessage } from "../../src/async/deliveries/types.ts";
 import { api } from "../support/api.ts";
-import { createProduct } from "../support/factories/catalog.ts";
-import { submitBulk, waitForJob } from "../support/jobs.ts";
-import { deliverBatchToQueue, deliverToQueue, recordingQueue } from "../support/queues.ts";
+import { deliverToQueue, recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
-
-const ALL_EVENTS: WebhookEventName[] = ["job.done", "job.done_with_errors", "job.failed"];
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-type Behaviour = "ok" | "flaky" | "failing" | "hang" | "huge" | "redirect-metadata" | "redirect-ok";
-
-const receiverUrl = (behaviour: Behaviour, token: string) =>
-  `${inject("fixtureOrigin")}/webhooks/${behaviour}/${token}`;
-
-async function received(token: string): Promise<Received[]> {
-  const res = await fetch(`${inject("fixtureOrigin")}/webhooks/received/${token}`);
-  return (await res.json()) as Received[];
-}
-
-/** Polls the fixture receiver until it holds `count` deliveries for the token. */
-async function waitForDeliveries(token: string, count: number, timeoutMs = 12_000): Promise<Received[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = await received(token);
-    if (list.length >= count) return list;
-    if (Date.now() > deadline) throw new Error(`receiver ${token} got ${list.length} of ${count} deliveries`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The webhook's attempts (newest first), once `predicate` holds for them. */
-async function waitForAttempts(
-  webhookId: number,
-  predicate: (rows: Record<string, any>[]) => boolean,
-  timeoutMs = 12_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(`/api/v1/webhooks/${webhookId}/deliveries?per_page=100`);
-    const rows = res.json.data as Record<string, any>[];
-    if (predicate(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`attempts of webhook ${webhookId}: ${JSON.stringify(rows)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Subscribes a fixture receiver; the subscription is deleted when the test ends. */
-async function subscribe(behaviour: Behaviour, events: WebhookEventName[] = ALL_EVENTS) {
-  const token = unique(behaviour);
-  const res = await api("/api/v1/webhooks", {
-    method: "POST",
-    body: { url: receiverUrl(behaviour, token), events },
-  });
-  if (res.status !== 201) throw new Error(`subscribe: ${res.status} ${res.text}`);
-  const id = res.json.id as number;
-  onTestFinished(async () => {
-    await api(`/api/v1/webhooks/${id}`, { method: "DELETE" });
-  });
-  return { id, token, secret: res.json.secret as string };
-}
-
-/** A job that ends `failed` (its only record matches nothing). */
-async function failedJob() {
-  const jobId = await submitBulk("/api/v1/variants/bulk", {
-    variants: [{ id: 987654321, warehouse_stock: 1 }],
-    options: { match_by: "id" },
-  });
-  return waitForJob(jobId);
-}
-
-/** A job that ends `done` (one variant updated). */
-async function doneJob() {
-  const product = await createProduct();
-  const jobId = await submitBulk("/api/v1/variants/bulk", {
-    variants: [{ id: product.variantIds[0], warehouse_stock: 4 }],
-    options: { match_by: "id" },
-  });
-  return waitForJob(jobId);
-}
-
-const jobRow = async (id: string) =>
-  (await env.DB.prepare("SELECT * FROM jobs WHERE id = ?").bind(id).first()) as Record<string, unknown>;
-
-const message = (webhookId: number, jobId: string, attempt = 1): WebhookMessage => ({
-  webhookId,
-  jobId,
-  eventType: "job.failed",
-  messageId: newMessageId(),
-  attempt,
-});
+import {
+  doneJob,
+  failedJob,
+  jobRow,
+  message,
+  received,
+  receiverUrl,
+  subscribe,
+  waitForAttempts,
+  waitForDeliveries,
+} from "../support/webhooks.ts";
 
 describe("webhook delivery, end to end through the real queues", () => {
   it("a finished job is POSTed to its subscriber, signed so that the standardwebhooks package verifies it", async () => {
@@ -302,91 +212,6 @@ describe("webhook delivery, end to end through the real queues", () => {
     await api(`/api/v1/webhooks/${id}`, { method: "DELETE" });
     expect(await deliverAttempt(env, message(id, job.id))).toBe("skipped");
     expect(await received(token)).toEqual([]);
-  });
-});
-
-/** The error of an attempt cut by the timeout. */
-const TIMEOUT_ERROR = `url did not answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
-
-/** Subscription ids that have a succeeded attempt. */
-async function succeededIds(ids: number[]): Promise<Set<number>> {
-  const { results } = await env.DB.prepare(
-    `SELECT DISTINCT webhook_id FROM webhook_deliveries
-     WHERE status = 'succeeded' AND webhook_id IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(JSON.stringify(ids))
-    .all<{ webhook_id: number }>();
-  return new Set(results.map((r) => r.webhook_id));
-}
-
-/**
- * Pauses the subscription and waits until none of its attempts is still in flight (every request the
- * receiver got has its row), so that no attempt outlives the test and its subscription.
- */
-async function pauseAndDrain(hook: { id: number; token: string }) {
-  await api(`/api/v1/webhooks/${hook.id}`, { method: "PATCH", body: { status: "disabled" } });
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const rows = (await api(`/api/v1/webhooks/${hook.id}/deliveries?per_page=100`)).json.data as unknown[];
-    if (rows.length >= (await received(hook.token)).length || Date.now() > deadline) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-describe("one hanging receiver delays no other delivery", () => {
-  it("in one batch, the other attempts are recorded before the hanging one, which is cut and retried with the same webhook-id", async () => {
-    const job = await failedJob();
-    const hang = await subscribe("hang");
-    const oks = [await subscribe("ok"), await subscribe("ok"), await subscribe("ok")];
-    const messages = [hang, ...oks].map((s) => message(s.id, job.id));
-    const { queue, sent } = recordingQueue<WebhookMessage>();
-    const started = Date.now();
-    const result = await deliverBatchToQueue(WEBHOOKS_QUEUE_NAME, messages, {
-      ...env,
-      WEBHOOKS_QUEUE: queue,
-    });
-    // The receiver answers only after 30 s: the batch ended when the attempt timeout cut it.
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(result.explicitAcks).toHaveLength(messages.length);
-    expect(result.retryMessages).toEqual([]);
-    const [hung] = (await api(`/api/v1/webhooks/${hang.id}/deliveries`)).json.data;
-    expect(hung).toMatchObject({
-      attempt: 1,
-      status: "pending",
-      response_status: null,
-      error: TIMEOUT_ERROR,
-      next_retry_at: expect.stringMatching(/Z$/),
-    });
-    for (const ok of oks) {
-      const [row] = (await api(`/api/v1/webhooks/${ok.id}/deliveries`)).json.data;
-      expect(row).toMatchObject({ attempt: 1, status: "succeeded", response_status: 200 });
-      expect(row.id).toBeLessThan(hung.id); // recorded while the hanging attempt was still waiting
-    }
-    expect(sent).toEqual([{ ...messages[0], attempt: 2 }]); // the retry, enqueued before the record
-  });
-
-  it("deliveries queued behind a batch with a hanging receiver wait no longer than the attempt timeout", async () => {
-    // More subscriptions than a batch holds: the second batch is handed out only after the first one,
-    // which holds the hanging attempt, has ended.
-    const hang = await subscribe("hang");
-    const oks = [];
-    for (let i = 0; i < 11; i++) oks.push(await subscribe("ok"));
-    await failedJob();
-    const finished = Date.now();
-    const ids = oks.map((s) => s.id);
-    for (;;) {
-      if ((await succeededIds(ids)).size === ids.length) break;
-      // Before the fix the second batch waited for the 10 s timeout of the hanging attempt.
-      expect(Date.now() - finished, "every other subscription's delivery succeeded").toBeLessThan(5_000);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const attempts = await waitForAttempts(hang.id, (rows) => rows.some((r) => r.attempt === 1));
-    expect(attempts.find((r) => r.attempt === 1)).toMatchObject({
-      status: "pending",
-      error: TIMEOUT_ERROR,
-      next_retry_at: expect.stringMatching(/Z$/),
-    });
-    await pauseAndDrain(hang);
   });
 });
 

@@ -71,6 +71,9 @@ interface ReceivedDelivery {
   body: string;
 }
 
+/** How long the `slow` receiver takes to answer: a serverless receiver's cold start, past one second. */
+const SLOW_RECEIVER_MS = 2_500;
+
 /** Webhook deliveries received, by token (the last path segment); tests read them back over GET. */
 const received = new Map<string, ReceivedDelivery[]>();
 
@@ -78,6 +81,7 @@ const received = new Map<string, ReceivedDelivery[]>();
  * Webhook receivers: `POST /webhooks/<behaviour>/<token>` records the delivery under the token,
  * then answers as the behaviour says; `GET /webhooks/received/<token>` returns what was recorded.
  *   ok: 200 · flaky: 500 the first time, then 200 · failing: always 500 · hang: no answer for 30 s
+ *   hang-once: no answer for 30 s the first time, then 200 · slow: 200 after SLOW_RECEIVER_MS
  *   huge: 200 with 4 MiB streamed (no Content-Length) · redirect-metadata: 302 to the metadata address
  *   redirect-ok: 307 to the `ok` receiver under `<token>-redirected`
  */
@@ -102,8 +106,12 @@ function webhookReceiver(req: IncomingMessage, res: ServerResponse, url: URL) {
       res.writeHead(list.length === 1 ? 500 : 200).end(list.length === 1 ? "try again" : "ok");
     } else if (behaviour === "failing") {
       res.writeHead(500).end("still broken");
-    } else if (behaviour === "hang") {
+    } else if (behaviour === "hang" || (behaviour === "hang-once" && list.length === 1)) {
       setTimeout(() => res.writeHead(200).end("too late"), 30_000).unref();
+    } else if (behaviour === "hang-once") {
+      res.writeHead(200).end("ok");
+    } else if (behaviour === "slow") {
+      setTimeout(() => res.writeHead(200).end("ok, slowly"), SLOW_RECEIVER_MS).unref();
     } else if (behaviour === "huge") {
       res.writeHead(200, { "content-type": "text/plain" });
       for (let i = 0; i < 64; i++) res.write(Buffer.alloc(64 * 1024, 120));

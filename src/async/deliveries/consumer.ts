@@ -4,7 +4,12 @@ import { jobs, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { settleMessage } from "../settle-message.ts";
 import { buildEvent } from "./payload.ts";
-import { DISABLE_AFTER_MS, retryDelaySeconds } from "./retry-policy.ts";
+import {
+  DISABLE_AFTER_MS,
+  HANDOFF_AFTER_MS,
+  HANDOFF_REDELIVERY_SECONDS,
+  retryDelaySeconds,
+} from "./retry-policy.ts";
 import { type AttemptOutcome, type SendOptions, sendSigned } from "./sender.ts";
 import type { WebhookBatch, WebhookEnv, WebhookMessage } from "./types.ts";
 
@@ -13,26 +18,43 @@ const HANDLER_RETRY_SECONDS = 30;
 
 /**
  * The webhooks queue handler: every message of the batch is one attempt, all started at once, each
- * acked as soon as its own attempt is recorded. No attempt waits for another, and the batch as a
- * whole lasts about one attempt timeout (DELIVERY_TIMEOUT_MS) at most, so a hanging receiver holds
- * up the deliveries queued behind it by no more than that. Its attempt then fails like any other:
- * recorded `pending`, retried with the same `webhook-id` (see deliverAttempt). wrangler.toml keeps
- * the batch within the six outbound connections a Workers invocation may have waiting for an answer,
- * so no attempt's timeout runs out while it queues behind hanging ones.
+ * acked as soon as its own attempt is recorded. An attempt still waiting for its receiver after
+ * HANDOFF_AFTER_MS is handed off: it runs on (up to DELIVERY_TIMEOUT_MS) through `waitUntil` while
+ * its message is marked for redelivery after HANDOFF_REDELIVERY_SECONDS, and the batch ends without
+ * it (the Worker's `queue_consumer_no_wait_for_wait_until` flag), so a hanging receiver holds up the
+ * deliveries queued behind it by about HANDOFF_AFTER_MS. The redelivered message finds the attempt
+ * recorded and does nothing ("duplicate"); if the handed-off attempt was lost (the isolate ended
+ * before it was recorded), it makes that attempt again, with the same `webhook-id`. wrangler.toml
+ * keeps the batch within the six outbound connections a Workers invocation may have waiting for an
+ * answer, so no attempt's timeout runs out while it queues behind hanging ones.
  */
-export async function processWebhookBatch(batch: WebhookBatch, env: WebhookEnv) {
+export async function processWebhookBatch(
+  batch: WebhookBatch,
+  env: WebhookEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+) {
+  const handOff = {
+    afterMs: HANDOFF_AFTER_MS,
+    redeliverySeconds: HANDOFF_REDELIVERY_SECONDS,
+    waitUntil: (work: Promise<unknown>) => ctx.waitUntil(work),
+  };
   await Promise.all(
     batch.messages.map((message) =>
-      settleMessage(message, () => deliverAttempt(env, message.body), {
-        event: "webhooks.attempt_failed",
-        fields: {
-          queue: batch.queue,
-          webhook_id: message.body.webhookId,
-          message_id: message.body.messageId,
-          attempt: message.body.attempt,
+      settleMessage(
+        message,
+        () => deliverAttempt(env, message.body),
+        {
+          event: "webhooks.attempt_failed",
+          fields: {
+            queue: batch.queue,
+            webhook_id: message.body.webhookId,
+            message_id: message.body.messageId,
+            attempt: message.body.attempt,
+          },
+          delaySeconds: HANDLER_RETRY_SECONDS,
         },
-        delaySeconds: HANDLER_RETRY_SECONDS,
-      }),
+        handOff,
+      ),
     ),
   );
 }

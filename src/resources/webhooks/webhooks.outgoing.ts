@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.events.ts";
 import { eventBodySchema, WebhookEventHeadersSchema } from "./webhooks.schema.ts";
 
-/** The receiver's time to answer, as the documents state it ("1 s"). */
+/** The receiver's time to answer, as the documents state it ("10 s"). */
 const TIMEOUT = `${DELIVERY_TIMEOUT_MS / 1000} s`;
 
 /** The outgoing deliveries of every declared event, documented under the document's top-level `webhooks`. */
