@@ -79,6 +79,18 @@ describe("README.md", () => {
     assert.ok(readme.split("\n").length <= 300, `${readme.split("\n").length} lines`);
   });
 
+  it("gives performance at a glance in at most 10 lines, without a date, and links to the rest", () => {
+    const start = readme.indexOf("\n## Performance at a glance\n");
+    assert.ok(start >= 0, "README has a Performance at a glance section");
+    const section = readme
+      .slice(start + 1, readme.indexOf("\n## ", start + 1))
+      .split("\n")
+      .slice(1);
+    assert.ok(section.filter((line) => line.trim() !== "").length <= 10, section.join("\n"));
+    assert.doesNotMatch(section.join("\n"), /\b20\d\d-\d\d-\d\d\b/);
+    assert.match(section.join("\n"), /\]\(docs\/performance\.md\)/);
+  });
+
   it("documents --port and writes the default port once", () => {
     assert.match(readme, /npm run dev -- --port \d+/);
     assert.equal(readme.match(/8787/g)?.length, 1);
