@@ -102,3 +102,23 @@ export const jobLogs = sqliteTable(
     index("job_logs_job_created_idx").on(t.jobId, t.createdAt),
   ],
 );
+
+/**
+ * What a dry run counted as applied, in the order it did (src/async/bulk/dry-run.ts): each
+ * statement of its effects, and the rows those wrote as the bulk lookups read them. Written in the
+ * batch of the ledger row of the work, so a redelivered message adds nothing; read by every later
+ * message of the job, deleted when the job ends.
+ */
+export const jobDryRunEffects = sqliteTable(
+  "job_dry_run_effects",
+  {
+    id: id(),
+    jobId: jobOwner(),
+    /** A statement of the effects: its SQL text and JSON parameters. */
+    query: text("query"),
+    params: text("params"),
+    /** The rows the effects wrote (`RowOp`s, the columns the lookups read), as JSON. */
+    rows: text("rows"),
+  },
+  (t) => [index("job_dry_run_effects_job_idx").on(t.jobId, t.id)],
+);
