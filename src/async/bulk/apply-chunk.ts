@@ -91,7 +91,7 @@ export async function commitWithBooks(
 ) {
   if (job.dryRun) {
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
-    await commitDryRun(env.DB, job.id, dryRun, books, statements, ops);
+    await commitDryRun(env.DB, dryRun, books, statements, ops);
   } else {
     await rawBatch(env.DB, [...books, ...statements]);
   }

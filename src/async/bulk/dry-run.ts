@@ -21,41 +21,110 @@ export const isDryRun = (options: unknown) =>
   typeof options === "object" && options !== null && (options as { dry_run?: unknown }).dry_run === true;
 
 /**
- * What a dry run counted as applied so far, in the order a real run would have committed it: the
- * statements of those effects, replayed in front of every later rehearsal (a UNIQUE conflict with
- * an earlier record fails the batch as in a real run), and the rows they wrote, which each
- * processor lays over what its lookups read (D1 returns no rows from a batch that rolls back, so
- * the reads themselves cannot see those writes).
+ * What a dry run counted as applied so far, in the order a real run would have committed it. The
+ * rows those effects wrote (`rows`), which each processor lays over what its lookups read: D1
+ * returns no rows from a batch that rolls back, so the reads themselves cannot see those writes.
+ * The statements of the effects (`effects`, read only when needed) replay in front of a rehearsal
+ * that could meet them: `tokens` name every key, unique value and row they wrote.
  */
 export interface DryRunMemory {
-  effects: Compiled[];
+  jobId: string;
   rows: RowOp[];
+  tokens: Set<string>;
+  /** An earlier record changed a product's supplier (and so its variants'): every rehearsal replays. */
+  replayAlways: boolean;
+  /** Whether any effect was remembered yet. */
+  empty: boolean;
+  effects?: Compiled[];
 }
 
-/** The columns of the rows a dry run remembers: the keys and the fields the bulk lookups read. */
-const REMEMBERED: Readonly<Record<string, readonly string[]>> = {
-  products: ["id", "internal_id", "product_structure", "supplier_id"],
-  variants: ["id", "product_id", "internal_id"],
-  product_translations: ["product_id", "locale", "slug"],
-  variant_prices: ["variant_id", "market"],
-  price_list_variant_prices: ["price_list_id", "variant_id"],
+/**
+ * Per table, the primary key and the UNIQUE column sets a later write can meet. `variants` is
+ * UNIQUE on (supplier_id, sku COLLATE NOCASE): compared here by the lowercased sku alone, which
+ * finds every such meeting and a few more (a replay too many costs time, never exactness).
+ */
+const CONSTRAINTS: Readonly<Record<string, { key: string[]; unique: string[][] }>> = {
+  products: { key: ["id"], unique: [["internal_id"]] },
+  variants: { key: ["id"], unique: [["internal_id"], ["sku"]] },
+  product_translations: { key: ["product_id", "locale"], unique: [["locale", "slug"]] },
+  variant_translations: { key: ["variant_id", "locale"], unique: [] },
+  variant_prices: { key: ["variant_id", "market"], unique: [] },
+  price_list_variant_prices: { key: ["price_list_id", "variant_id"], unique: [] },
 };
+/** Rows that reference a product or a variant meet the effects that wrote it (their parent). */
+const PARENTS = { product_id: "products", variant_id: "variants" } as const;
+
+/** The columns of the rows a dry run remembers: keys, unique values, and what the bulk lookups read. */
+const REMEMBERED: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(
+    Object.entries(CONSTRAINTS).map(([table, c]) => [table, [...new Set([...c.key, ...c.unique.flat()])]]),
+  ),
+  products: ["id", "internal_id", "product_structure", "supplier_id"],
+  variants: ["id", "product_id", "internal_id", "sku", "supplier_id"],
+};
+/** What a plan's rows are compared by: the remembered columns, and the parents of any other row. */
+const COMPARED: Readonly<Record<string, readonly string[]>> = {
+  ...REMEMBERED,
+  product_categories: ["product_id"],
+  product_images: ["product_id"],
+};
+
+const present = (row: JsonRow, columns: readonly string[]) =>
+  columns.every((c) => row[c] !== undefined && row[c] !== null);
+const values = (row: JsonRow, columns: readonly string[]) =>
+  columns.map((c) => String(row[c]).toLowerCase()).join("\u0000");
+
+/** The keys, unique values and parent rows an op's row names. */
+function tokensOf({ table, row }: RowOp): string[] {
+  const out: string[] = [];
+  const c = CONSTRAINTS[table];
+  if (c && present(row, c.key)) out.push(`${table}#${values(row, c.key)}`);
+  for (const unique of c?.unique ?? [])
+    if (present(row, unique)) out.push(`${table}.${unique.join(",")}=${values(row, unique)}`);
+  for (const [column, parent] of Object.entries(PARENTS))
+    if (row[column] != null) out.push(`${parent}#${String(row[column])}`);
+  return out;
+}
+
+function remember(memory: DryRunMemory, rows: RowOp[]) {
+  for (const op of rows) {
+    memory.rows.push(op);
+    for (const t of tokensOf(op)) memory.tokens.add(t);
+    if (op.table === "products" && op.kind === "merge" && op.row.supplier_id !== undefined)
+      memory.replayAlways = true;
+  }
+}
 
 /** Row ops per stored row: a group of 2,000 records stays far below D1's 1 MB per value. */
 const ROWS_PER_ENTRY = 2000;
 
-/** The job's memory (job_dry_run_effects), one query. */
+/** The rows the job's earlier effects wrote (job_dry_run_effects), one query. */
 export async function loadDryRun(d1: D1Database, jobId: string): Promise<DryRunMemory> {
-  const entries = await rawAll<{ query: string | null; params: string | null; rows: string | null }>(
+  const entries = await rawAll<{ rows: string | null }>(
     d1,
-    sql`SELECT query, params, rows FROM job_dry_run_effects WHERE job_id = ${jobId} ORDER BY id`,
+    sql`SELECT rows FROM job_dry_run_effects WHERE job_id = ${jobId} ORDER BY id`,
   );
-  const memory: DryRunMemory = { effects: [], rows: [] };
-  for (const e of entries) {
-    if (e.query !== null) memory.effects.push({ sql: e.query, params: JSON.parse(e.params ?? "[]") });
-    if (e.rows !== null) memory.rows.push(...(JSON.parse(e.rows) as RowOp[]));
-  }
+  const memory: DryRunMemory = {
+    jobId,
+    rows: [],
+    tokens: new Set(),
+    replayAlways: false,
+    empty: entries.length === 0,
+  };
+  for (const e of entries) if (e.rows !== null) remember(memory, JSON.parse(e.rows) as RowOp[]);
   return memory;
+}
+
+async function effectsOf(d1: D1Database, memory: DryRunMemory): Promise<Compiled[]> {
+  if (!memory.effects) {
+    const entries = await rawAll<{ query: string; params: string }>(
+      d1,
+      sql`SELECT query, params FROM job_dry_run_effects
+        WHERE job_id = ${memory.jobId} AND query IS NOT NULL ORDER BY id`,
+    );
+    memory.effects = entries.map((e) => ({ sql: e.query, params: JSON.parse(e.params) as unknown[] }));
+  }
+  return memory.effects;
 }
 
 const MARKER = "dry_run_rollback";
@@ -64,36 +133,53 @@ const rollback = sql.raw(`SELECT json_extract('{}', '$${MARKER}')`);
 
 /**
  * Commits a dry run's bookkeeping (`books`, the ledger row first) for a plan whose effects are
- * `statements` and `ops`. The effects run in one D1 batch (one transaction) after every earlier
- * effect of the job, and a final statement fails it on purpose, so nothing commits. Any other error
- * (a UNIQUE violation, say) is the one a real run's batch would have raised, and is thrown as such:
- * the caller treats it exactly as in a real run. Then the books commit with the effects remembered,
- * in one batch: a redelivered message fails on the ledger row and remembers nothing twice.
+ * `statements` and `ops`. The effects run in one D1 batch (one transaction) that a final statement
+ * fails on purpose, so nothing commits, after every earlier effect of the job that they could meet
+ * (a key, a unique value or a parent row in common; otherwise those change nothing about whether
+ * this batch succeeds). Any other error (a UNIQUE violation, say) is the one a real run's batch
+ * would have raised, and is thrown as such: the caller treats it exactly as in a real run. Then the
+ * books commit with the effects remembered, in one batch: a redelivered message fails on the
+ * ledger row and remembers nothing twice.
  */
 export async function commitDryRun(
   d1: D1Database,
-  jobId: string,
   memory: DryRunMemory,
   books: SQL[],
   statements: SQL[],
   ops: RowOps | undefined,
 ): Promise<void> {
   const effects = statements.map(compile);
-  if (effects.length > 0) await rehearse(d1, [...memory.effects, ...effects]);
+  if (effects.length > 0) {
+    const meets =
+      !ops ||
+      memory.replayAlways ||
+      ops.project(COMPARED).some((op) => tokensOf(op).some((t) => memory.tokens.has(t)));
+    if (memory.empty) {
+      await rehearse(d1, effects);
+    } else if (meets) {
+      await rehearse(d1, [...(await effectsOf(d1, memory)), ...effects]);
+    } else {
+      // Alone, a batch can also fail where the earlier effects would have freed a unique value.
+      await rehearse(d1, effects).catch(async () =>
+        rehearse(d1, [...(await effectsOf(d1, memory)), ...effects]),
+      );
+    }
+  }
   const rows = ops?.project(REMEMBERED) ?? [];
   const entries: JsonRow[] = effects.map((e) => ({
-    job_id: jobId,
+    job_id: memory.jobId,
     query: e.sql,
     params: JSON.stringify(e.params),
   }));
   for (let i = 0; i < rows.length; i += ROWS_PER_ENTRY)
-    entries.push({ job_id: jobId, rows: JSON.stringify(rows.slice(i, i + ROWS_PER_ENTRY)) });
+    entries.push({ job_id: memory.jobId, rows: JSON.stringify(rows.slice(i, i + ROWS_PER_ENTRY)) });
   await rawBatch(d1, [
     ...books,
     ...insertJson("job_dry_run_effects", ["job_id", "query", "params", "rows"], entries),
   ]);
-  memory.effects.push(...effects);
-  memory.rows.push(...rows);
+  memory.effects?.push(...effects);
+  memory.empty &&= entries.length === 0;
+  remember(memory, rows);
 }
 
 async function rehearse(d1: D1Database, statements: Compiled[]): Promise<void> {
