@@ -1,9 +1,9 @@
 CREATE TABLE `job_dry_run_effects` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`job_id` text NOT NULL,
+	`rows` text,
 	`query` text,
 	`params` text,
-	`rows` text,
 	FOREIGN KEY (`job_id`) REFERENCES `jobs`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

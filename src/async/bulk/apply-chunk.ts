@@ -5,7 +5,8 @@ import { constraintViolation, describeError, isUniqueViolation } from "../../lib
 import { log } from "../../lib/log.ts";
 import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
-import { commitDryRun, loadDryRun } from "./dry-run.ts";
+import { commitDryRun } from "./dry-run.ts";
+import { loadDryRun } from "./dry-run-memory.ts";
 import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
 

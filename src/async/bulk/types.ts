@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
-import type { DryRunMemory } from "./dry-run.ts";
+import type { DryRunMemory } from "./dry-run-memory.ts";
 import type { RowOps } from "./row-ops.ts";
 
 export type JobType = (typeof JOB_TYPES)[number];

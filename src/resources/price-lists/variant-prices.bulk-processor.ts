@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { rememberedRows, rowKey } from "../../async/bulk/dry-run.ts";
+import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";

@@ -1,4 +1,4 @@
-import { type DryRunMemory, layRememberedMarkets, rememberedRows } from "../../async/bulk/dry-run.ts";
+import { type DryRunMemory, layRememberedMarkets, rememberedRows } from "../../async/bulk/dry-run-memory.ts";
 import type { ExistingProduct, ExistingVariant, lookupProducts } from "./products.bulk-lookups.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";
 
