@@ -124,6 +124,21 @@ describe("dry runs of payloads whose records depend on each other", () => {
     expect(real.logs.map((l) => l.code)).toEqual(["INVALID_FIELD_VALUE", "MISSING_REQUIRED_FIELD", null]);
   });
 
+  it("variants: an internal id an earlier record gave up is free for a later one", async () => {
+    const { variantIds } = await createProduct({ variants: [{}, {}] });
+    const [a, b] = variantIds as [number, number];
+    const real = await dryThenReal(
+      "variants_bulk_update",
+      [
+        { id: a, internal_id: unique("DRV") },
+        { id: b, internal_id: `V-${a}` },
+      ],
+      { options: { match_by: "id" } },
+      1,
+    );
+    expect(real.job.status).toBe("done");
+  });
+
   it("products: a group of full chunks whose second chunk claims a variant internal_id of its first", async () => {
     const existing = await createProduct();
     const shared = unique("DRV");
