@@ -139,6 +139,23 @@ describe("dry runs of payloads whose records depend on each other", () => {
     expect(real.job.status).toBe("done");
   });
 
+  it("products: a variant internal id an earlier record gave an existing variant is taken", async () => {
+    const [first, second] = [await createProduct(), await createProduct()];
+    const claimed = unique("DRV");
+    const real = await dryThenReal(
+      "products_bulk_upsert",
+      [
+        { id: first.id, variants: [{ id: first.variantIds[0], internal_id: claimed }] },
+        { id: second.id, variants: [{ internal_id: claimed, sku: unique("S") }] },
+      ],
+      { options: { match_by: "id" } },
+      1,
+    );
+    expect(real.logs[0]?.message).toBe(
+      "variants.0.internal_id: is the internal id of a variant of another product",
+    );
+  });
+
   it("products: a group of full chunks whose second chunk claims a variant internal_id of its first", async () => {
     const existing = await createProduct();
     const shared = unique("DRV");

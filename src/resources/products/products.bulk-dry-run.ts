@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { type DryRunMemory, layRememberedMarkets, rememberedRows } from "../../async/bulk/dry-run-memory.ts";
+import { rawAll } from "../../db/raw.ts";
 import type { ExistingProduct, ExistingVariant, lookupProducts } from "./products.bulk-lookups.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";
 
@@ -12,7 +14,8 @@ type Found = Awaited<ReturnType<typeof lookupProducts>>;
  * changes the key of its own match (`id`, or the `internal_id` it is matched by), so the products
  * an earlier record created are the only ones a lookup by key could newly find.
  */
-export function layRememberedRows(
+export async function layRememberedRows(
+  d1: D1Database,
   found: Found,
   memory: DryRunMemory,
   matchBy: "id" | "internal_id",
@@ -36,12 +39,24 @@ export function layRememberedRows(
   const variants = rememberedRows(memory, "variants", ["id"]);
   const seen = new Map<number, ExistingVariant>();
   for (const v of found.variants) seen.set(v.id, { ...v, ...(variants.get(String(v.id)) ?? {}) });
+  // An existing variant an earlier record gave one of these internal ids: its product is read here.
+  const renamed: number[] = [];
   for (const row of variants.values()) {
     const variant = row as Partial<ExistingVariant> | null;
     if (variant?.id === undefined) continue;
     found.maxVariantId = Math.max(found.maxVariantId, variant.id);
-    if (!seen.has(variant.id) && variant.product_id !== undefined)
+    if (seen.has(variant.id)) continue;
+    if (variant.product_id !== undefined)
       seen.set(variant.id, { internal_id: null, ...variant } as ExistingVariant);
+    else if (variant.internal_id != null && nested.has(variant.internal_id)) renamed.push(variant.id);
+  }
+  if (renamed.length > 0) {
+    const rows = await rawAll<{ id: number; product_id: number }>(
+      d1,
+      sql`SELECT id, product_id FROM variants WHERE id IN (SELECT value FROM json_each(${JSON.stringify(renamed)}))`,
+    );
+    for (const r of rows)
+      seen.set(r.id, { ...r, internal_id: variants.get(String(r.id))?.internal_id as string });
   }
   found.variants = [...seen.values()].filter(
     (v) => productIds.has(v.product_id) || (v.internal_id !== null && nested.has(v.internal_id)),

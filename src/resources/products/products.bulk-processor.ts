@@ -46,7 +46,7 @@ export const productsUpsert: Processor = {
       }),
     );
     const found = await lookupProducts(ctx.env.DB, matchBy, [...parsed.values()], slugBases);
-    if (ctx.dryRun) layRememberedRows(found, ctx.dryRun, matchBy, [...parsed.values()]);
+    if (ctx.dryRun) await layRememberedRows(ctx.env.DB, found, ctx.dryRun, matchBy, [...parsed.values()]);
     const byKey = new Map<string | number, ExistingProduct>(
       found.products.map((p) => [matchBy === "id" ? p.id : (p.internal_id as string), p]),
     );
