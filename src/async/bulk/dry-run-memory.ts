@@ -129,18 +129,22 @@ export async function loadDryRun(d1: D1Database, jobId: string): Promise<DryRunM
     d1,
     sql`SELECT id, rows FROM job_dry_run_effects WHERE job_id = ${jobId} AND id > ${known?.lastId ?? 0} ORDER BY id`,
   );
-  const memory = known?.memory ?? {
+  // Another message of the job in this isolate may have read some of these meanwhile.
+  const current = recent.get(jobId);
+  const lastId = current?.lastId ?? 0;
+  const memory = current?.memory ?? {
     jobId,
     rows: [],
     tokens: new Set<string>(),
     replayAlways: false,
     empty: true,
   };
-  for (const e of entries)
+  const unseen = entries.filter((e) => e.id > lastId);
+  for (const e of unseen)
     if (e.rows !== null) remember(memory, (JSON.parse(e.rows) as StoredOp[]).map(restore));
-  memory.empty &&= entries.length === 0;
+  memory.empty &&= unseen.length === 0;
   recent.delete(jobId);
-  recent.set(jobId, { lastId: entries.at(-1)?.id ?? known?.lastId ?? 0, memory });
+  recent.set(jobId, { lastId: unseen.at(-1)?.id ?? lastId, memory });
   for (const job of recent.keys()) if (recent.size > RECENT_JOBS) recent.delete(job);
   // This invocation adds to its own copy: the kept one holds stored entries only.
   return { ...memory, rows: [...memory.rows], tokens: new Set(memory.tokens) };
