@@ -32,7 +32,9 @@ const rollback = sql.raw(`SELECT json_extract('{}', '$${MARKER}')`);
  * this batch succeeds). Any other error (a UNIQUE violation, say) is the one a real run's batch
  * would have raised, and is thrown as such: the caller treats it exactly as in a real run. Then the
  * books commit with the effects remembered, in one batch: a redelivered message fails on the
- * ledger row and remembers nothing twice.
+ * ledger row and remembers nothing twice. Measured in workerd on the 10 MiB products payload of
+ * test/bulk/payload-10mib.test.ts: 20 s against the real run's 13 s when the products are new, 21 s
+ * against 12 s when they exist (about 11 s and 15 s when dry runs judged against the catalog alone).
  */
 export async function commitDryRun(
   d1: D1Database,
