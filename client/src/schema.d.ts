@@ -4538,7 +4538,7 @@ export interface operations {
                     options: {
                         /** @enum {string} */
                         match_by: "id" | "internal_id";
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. A record that depends on what an earlier chunk of the payload would have written (say a new product matched again by `internal_id` further on) is judged as if that write had not happened. Default false. */
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
                         dry_run?: boolean;
                     };
                 };
@@ -4591,7 +4591,7 @@ export interface operations {
                     options: {
                         /** @enum {string} */
                         match_by: "id" | "internal_id" | "ean" | "sku_supplier";
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. A record that depends on what an earlier chunk of the payload would have written (say a new product matched again by `internal_id` further on) is judged as if that write had not happened. Default false. */
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
                         dry_run?: boolean;
                     };
                 };
@@ -4648,7 +4648,7 @@ export interface operations {
                         match_by: "variant_id" | "variant_internal_id" | "ean" | "sku_supplier";
                         /** @enum {string} */
                         mode: "upsert" | "delete";
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. A record that depends on what an earlier chunk of the payload would have written (say a new product matched again by `internal_id` further on) is judged as if that write had not happened. Default false. */
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
                         dry_run?: boolean;
                     };
                 };
@@ -4699,7 +4699,7 @@ export interface operations {
                 "application/json": {
                     items: components["schemas"]["LinkIdentifiersItem"][];
                     options?: {
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. A record that depends on what an earlier chunk of the payload would have written (say a new product matched again by `internal_id` further on) is judged as if that write had not happened. Default false. */
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
                         dry_run?: boolean;
                     };
                 };
@@ -4750,7 +4750,7 @@ export interface operations {
                 "application/json": {
                     items: components["schemas"]["LinkIdentifiersItem"][];
                     options?: {
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. A record that depends on what an earlier chunk of the payload would have written (say a new product matched again by `internal_id` further on) is judged as if that write had not happened. Default false. */
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
                         dry_run?: boolean;
                     };
                 };

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 /**
@@ -7,13 +7,21 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
  */
 const dialect = new SQLiteSyncDialect();
 
-const toStatement = (d1: D1Database, query: SQL): D1PreparedStatement => {
-  const { sql, params } = dialect.sqlToQuery(query);
+/** A statement as D1 receives it: its text and bound parameters (kept between messages as JSON). */
+export interface Compiled {
+  sql: string;
+  params: unknown[];
+}
+
+export const compile = (query: SQL): Compiled => dialect.sqlToQuery(query);
+
+const toStatement = (d1: D1Database, query: SQL | Compiled): D1PreparedStatement => {
+  const { sql, params } = query instanceof SQL ? compile(query) : query;
   return d1.prepare(sql).bind(...params);
 };
 
 /** One round trip, one transaction: every statement commits or none does. */
-export async function rawBatch(d1: D1Database, queries: SQL[]): Promise<D1Result[]> {
+export async function rawBatch(d1: D1Database, queries: (SQL | Compiled)[]): Promise<D1Result[]> {
   if (queries.length === 0) return [];
   return d1.batch(queries.map((q) => toStatement(d1, q)));
 }

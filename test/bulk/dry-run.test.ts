@@ -1,88 +1,15 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
 import { api } from "../support/api.ts";
+import { dryThenReal, subscribeToJobEnds } from "../support/dry-run.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
-import { deliverAll, logOutcomes, stageJob, submitBulk, waitForJob } from "../support/jobs.ts";
-import { recordingQueue } from "../support/queues.ts";
+import { submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
-
-/**
- * Every row of every table but the jobs' own (a dry run writes its job, logs and ledger only, and
- * so the jobs' kept count in row_counts) and the API keys (the test's own requests note when a key
- * was last used).
- */
-async function snapshot() {
-  const { results: tables } = await env.DB.prepare(
-    `SELECT name FROM sqlite_master WHERE type = 'table'
-       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'job%'
-       AND name != 'api_keys' ORDER BY name`,
-  ).all<{ name: string }>();
-  const rows: Record<string, string[]> = {};
-  for (const { name } of tables) {
-    const jobsOwn = name === "row_counts" ? ` WHERE table_name NOT LIKE 'job%'` : "";
-    const { results } = await env.DB.prepare(`SELECT * FROM "${name}"${jobsOwn}`).all();
-    rows[name] = results.map((r) => JSON.stringify(r)).sort();
-  }
-  return rows;
-}
-
-/**
- * Stages a job (chunks of `chunkSize` records) and delivers its messages one after the other until
- * it is final; returns the webhook messages its end enqueued.
- */
-async function run(type: JobType, records: unknown[], params: Record<string, unknown>, chunkSize: number) {
-  const jobs = recordingQueue<JobMessage>();
-  const webhooks = recordingQueue();
-  const testEnv = { ...env, JOBS_QUEUE: jobs.queue, WEBHOOKS_QUEUE: webhooks.queue };
-  const jobId = await stageJob(type, records, params, chunkSize);
-  await deliverAll(testEnv, jobs, jobId);
-  const job = (await api(`/api/v1/jobs/${jobId}?fields=status,summary,dry_run`)).json;
-  const logs = await logOutcomes(jobId);
-  return { job, logs, webhooks: webhooks.batched.length };
-}
-
-/**
- * Runs `records` as a dry run and then for real, from the same database: the dry run changes no
- * table, and its status, summary and log entries are the real run's; only the real run notifies.
- * Returns the real run.
- */
-async function dryThenReal(
-  type: JobType,
-  records: unknown[],
-  params: { options?: Record<string, unknown>; [key: string]: unknown },
-  chunkSize = 2,
-) {
-  const before = await snapshot();
-  const dryParams = { ...params, options: { ...params.options, dry_run: true } };
-  const dry = await run(type, records, dryParams, chunkSize);
-  expect(await snapshot()).toEqual(before);
-  const real = await run(type, records, params, chunkSize);
-  expect(await snapshot()).not.toEqual(before);
-  expect(dry.job.dry_run).toBe(true);
-  expect(real.job.dry_run).toBe(false);
-  expect({ status: dry.job.status, summary: dry.job.summary }).toEqual({
-    status: real.job.status,
-    summary: real.job.summary,
-  });
-  expect(dry.logs).toEqual(real.logs);
-  expect(dry.webhooks).toBe(0);
-  expect(real.webhooks).toBe(1);
-  return real;
-}
 
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 
 describe("dry runs", () => {
-  beforeAll(async () => {
-    await env.DB.prepare("INSERT INTO webhooks (url, events, secret) VALUES (?, ?, ?)")
-      .bind(
-        "https://hooks.example.test/dry-run",
-        JSON.stringify(["job.done", "job.done_with_errors", "job.failed"]),
-        unique("whsec"),
-      )
-      .run();
-  });
+  beforeAll(subscribeToJobEnds);
 
   it("products: creates, updates, a missing field and a UNIQUE conflict, over several chunks", async () => {
     const supplierId = await createSupplierRow();
@@ -195,32 +122,6 @@ describe("dry runs", () => {
     expect(real.logs[1]?.message).toMatch(/conflicts with an existing one/);
     const product = (await api(`/api/v1/products/${p.id}?fields=internal_id`)).json;
     expect(product.internal_id).toMatch(/^DRLP-/);
-  });
-
-  it("judges each record against the catalog as it stands: a product a previous chunk would create is not there", async () => {
-    const internalId = unique("DRP");
-    const records = [
-      {
-        internal_id: internalId,
-        translations: { "es-ES": { name: "Nuevo" } },
-        variants: [{ sku: unique("S"), prices: { market_es: { list_price: eur("3.00") } } }],
-      },
-      { internal_id: internalId, status: "published" },
-    ];
-    const params = { options: { match_by: "internal_id" } };
-    const dry = await run(
-      "products_bulk_upsert",
-      records,
-      { options: { ...params.options, dry_run: true } },
-      1,
-    );
-    const real = await run("products_bulk_upsert", records, params, 1);
-    expect(real.job.status).toBe("done");
-    expect(dry.job.status).toBe("done_with_errors");
-    expect(dry.logs[0]).toMatchObject({
-      code: "MISSING_REQUIRED_FIELD",
-      identifiers: { product: { internal_id: internalId } },
-    });
   });
 
   it("is accepted by every bulk route as options.dry_run, and the job says so only when asked", async () => {

@@ -5,7 +5,8 @@ import { constraintViolation, describeError, isUniqueViolation } from "../../lib
 import { log } from "../../lib/log.ts";
 import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
-import { rehearse } from "./dry-run.ts";
+import { commitDryRun } from "./dry-run.ts";
+import { loadDryRun } from "./dry-run-memory.ts";
 import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
 
@@ -32,11 +33,13 @@ export const REPLAY_RECORDS_PER_INVOCATION = 25;
  */
 export type ChunkResult = "mine" | "theirs" | "closed" | "continues";
 
-export const processorContext = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
+/** A dry run's context also carries what the job counted as applied so far (one more query). */
+export const processorContext = async (env: Bindings, db: Db, job: JobRow): Promise<ProcessorContext> => ({
   db,
   env,
   job,
   today: utcDate(),
+  ...(job.dryRun ? { dryRun: await loadDryRun(env.DB, job.id) } : {}),
 });
 
 /** A stop: the job was closed while this invocation worked on it. */
@@ -74,22 +77,22 @@ export async function applyChunk(
 
 /**
  * Commits a plan: its ledger row (first), log entries and counters in one batch with its effects.
- * A dry run rehearses the effects in a batch that is rolled back, then commits the rest alone, so
- * it fails, and is replayed, exactly where a real run's batch would.
+ * A dry run rehearses the effects after every earlier one in a batch that is rolled back, then
+ * commits the rest alone, so it fails, and is replayed, exactly where a real run's batch would.
  */
 async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, plan: Plan) {
-  await commitWithBooks(ctx, bookkeeping(ctx.job.id, chunk, part, plan.outcomes), plan.statements);
+  await commitWithBooks(ctx, bookkeeping(ctx.job.id, chunk, part, plan.outcomes), plan);
 }
 
 /** Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead. */
 export async function commitWithBooks(
-  { env, job }: ProcessorContext,
+  { env, job, dryRun }: ProcessorContext,
   books: SQL[],
-  statements: Plan["statements"],
+  { statements, ops }: Pick<Plan, "statements" | "ops">,
 ) {
   if (job.dryRun) {
-    await rehearse(env.DB, statements);
-    await rawBatch(env.DB, books);
+    if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
+    await commitDryRun(env.DB, dryRun, books, statements, ops);
   } else {
     await rawBatch(env.DB, [...books, ...statements]);
   }

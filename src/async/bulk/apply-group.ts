@@ -34,7 +34,7 @@ export async function applyGroup(
     bookkeeping(job.id, first + i, WHOLE_CHUNK, plan.outcomes.filter(inRange(range))),
   );
   try {
-    await commitWithBooks(ctx, books, plan.statements);
+    await commitWithBooks(ctx, books, plan);
     return { result: "mine", chunk: first + ranges.length - 1 };
   } catch (err) {
     if (isLedgerConflict(err)) return { result: "theirs", chunk: first };

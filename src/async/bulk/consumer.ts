@@ -103,7 +103,7 @@ export async function processJobMessage(
       );
     } else {
       const { processor } = operations[job.type];
-      const ctx = processorContext(env, db, job);
+      const ctx = await processorContext(env, db, job);
       if (group.length > 1) {
         outcome = await applyGroup(processor, ctx, message.chunk, group, records);
       } else {

@@ -23,6 +23,8 @@ const OPEN = sql`status IN ('pending', 'running')`;
 
 /** The final INFO summary and the final status derived from the counters, for a job not yet final. */
 const finalStatements = (jobId: string, now: string) => [
+  // A dry run's memory of its effects serves only its own later chunks.
+  sql`DELETE FROM job_dry_run_effects WHERE job_id = ${jobId}`,
   sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
     SELECT id, ${now}, 'INFO', NULL,
       printf('Job finished: %d of %d records processed, %d succeeded, %d failed.',

@@ -19,13 +19,13 @@ interface TableOps {
  * delete cancels the earlier merges and inserts of that key; a merge after a delete keeps the delete
  * (deletes run first), so the row is rebuilt from the later fields only, never merged into the old row.
  */
-type Op =
+export type RowOp =
   | { kind: "insert"; table: string; row: JsonRow }
   | { kind: "merge"; table: string; keys: string[]; row: JsonRow }
   | { kind: "delete"; table: string; keys: string[]; row: JsonRow };
 
 export class RowOps {
-  private readonly log: Op[] = [];
+  private readonly log: RowOp[] = [];
 
   insert(table: string, row: JsonRow) {
     this.log.push({ kind: "insert", table, row });
@@ -43,6 +43,22 @@ export class RowOps {
   /** Appends another record's ops (a record's ops join the chunk only when the record succeeds). */
   absorb(other: RowOps) {
     this.log.push(...other.log);
+  }
+
+  /**
+   * The ops on the tables of `columns`, each row cut to that table's columns (what a dry run
+   * remembers of its writes, src/async/bulk/dry-run.ts).
+   */
+  project(columns: Readonly<Record<string, readonly string[]>>): RowOp[] {
+    const out: RowOp[] = [];
+    for (const op of this.log) {
+      const keep = columns[op.table];
+      if (!keep) continue;
+      const row: JsonRow = {};
+      for (const c of keep) if (op.row[c] !== undefined) row[c] = op.row[c];
+      out.push({ ...op, row });
+    }
+    return out;
   }
 
   statements(upsertTables: ReadonlySet<string>): SQL[] {

@@ -1,6 +1,8 @@
 import type { SQL } from "drizzle-orm";
 import type { JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
+import type { DryRunMemory } from "./dry-run-memory.ts";
+import type { RowOps } from "./row-ops.ts";
 
 export type JobType = (typeof JOB_TYPES)[number];
 export type JobRow = typeof jobs.$inferSelect;
@@ -51,12 +53,19 @@ export interface ProcessorContext {
   job: JobRow;
   /** Today's UTC date, for flash-offer checks. */
   today: string;
+  /**
+   * In a dry run, what the job counted as applied before this plan: a processor lays its rows over
+   * what its lookups read, so it judges each record as a real run would (src/async/bulk/dry-run.ts).
+   */
+  dryRun?: DryRunMemory;
 }
 
 export interface Plan {
   outcomes: RecordOutcome[];
   /** Statements applying every successful record of the plan, run in one batch with the ledger. */
   statements: SQL[];
+  /** The row ops behind `statements`: a dry run remembers the rows they write. */
+  ops?: RowOps;
 }
 
 /**

@@ -102,3 +102,27 @@ export const jobLogs = sqliteTable(
     index("job_logs_job_created_idx").on(t.jobId, t.createdAt),
   ],
 );
+
+/**
+ * What a dry run counted as applied, in the order it did (src/async/bulk/dry-run.ts): each
+ * statement of its effects, and the rows those wrote as the bulk lookups read them. Written in the
+ * batch of the ledger row of the work, so a redelivered message adds nothing; read by every later
+ * message of the job, deleted when the job ends.
+ */
+export const jobDryRunEffects = sqliteTable(
+  "job_dry_run_effects",
+  {
+    id: id(),
+    jobId: jobOwner(),
+    /**
+     * The rows the effects wrote (`RowOp`s, the columns the lookups read), as JSON. Before the
+     * statements' columns: SQLite reads a row's columns in order, so reading only these rows of a
+     * 10 MB payload's memory would otherwise walk every statement's parameters (1.8 s a message).
+     */
+    rows: text("rows"),
+    /** A statement of the effects: its SQL text and JSON parameters. */
+    query: text("query"),
+    params: text("params"),
+  },
+  (t) => [index("job_dry_run_effects_job_idx").on(t.jobId, t.id)],
+);

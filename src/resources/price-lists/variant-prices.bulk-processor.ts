@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
@@ -85,6 +86,15 @@ export const priceListPrices: Processor = {
     // The matches and whether each already has a fixed price in this list, in one query.
     const matches = await matchVariants(ctx.env.DB, VARIANT_BY[options.match_by], keys, { priceListId });
     const priced = new Set([...matches.values()].flatMap((m) => m.filter((v) => v.priced).map((v) => v.id)));
+    if (ctx.dryRun) {
+      // What earlier records of the dry run created or deleted, as a real run would read it.
+      const remembered = rememberedRows(ctx.dryRun, "price_list_variant_prices", KEYS);
+      for (const v of [...matches.values()].flat()) {
+        const row = remembered.get(rowKey({ price_list_id: priceListId, variant_id: v.id }, KEYS));
+        if (row === null) priced.delete(v.id);
+        else if (row) priced.add(v.id);
+      }
+    }
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
@@ -159,7 +169,7 @@ export const priceListPrices: Processor = {
       }
       outcomes.push(succeeded(index));
     }
-    return { outcomes, statements: ops.statements(new Set()) };
+    return { outcomes, statements: ops.statements(new Set()), ops };
   },
 
   identify: (job, { index, data }) =>

@@ -6,6 +6,7 @@ import { validateMatchable } from "../../async/bulk/validate.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
+import { layRememberedRows } from "./products.bulk-dry-run.ts";
 import { type ExistingProduct, lookupProducts } from "./products.bulk-lookups.ts";
 import { type ProductRecord, ProductUpsertRecord } from "./products.bulk-record.ts";
 import { checkReferences, planCreate, planUpdate } from "./products.bulk-writes.ts";
@@ -45,6 +46,7 @@ export const productsUpsert: Processor = {
       }),
     );
     const found = await lookupProducts(ctx.env.DB, matchBy, [...parsed.values()], slugBases);
+    if (ctx.dryRun) await layRememberedRows(ctx.env.DB, found, ctx.dryRun, matchBy, [...parsed.values()]);
     const byKey = new Map<string | number, ExistingProduct>(
       found.products.map((p) => [matchBy === "id" ? p.id : (p.internal_id as string), p]),
     );
@@ -99,7 +101,7 @@ export const productsUpsert: Processor = {
     const statements = ops.statements(UPSERT_TABLES);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
     statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
-    return { outcomes, statements };
+    return { outcomes, statements, ops };
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),

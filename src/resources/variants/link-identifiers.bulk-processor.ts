@@ -112,7 +112,8 @@ export const identifiersLink: Processor = {
       });
       outcomes.push(succeeded(index));
     }
-    return { outcomes, statements: ops.statements(new Set()) };
+    // Matching reads ean and sku, which no record changes: a dry run replays the earlier effects only.
+    return { outcomes, statements: ops.statements(new Set()), ops };
   },
 
   identify: (_job, { index, data }) =>

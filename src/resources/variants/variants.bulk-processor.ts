@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
+import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
@@ -55,6 +56,9 @@ export const variantsUpdate: Processor = {
     for (const found of matches.values()) {
       for (const v of found) if (!markets.has(v.id)) markets.set(v.id, new Set(v.markets));
     }
+    // A dry run's earlier records never change a match key (each writes its own key's value, or
+    // no sku when matched by sku_supplier); the markets they priced are laid over.
+    if (ctx.dryRun) layRememberedMarkets(ctx.dryRun, markets);
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
@@ -109,7 +113,7 @@ export const variantsUpdate: Processor = {
         sql`UPDATE products SET updated_at = ${now} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...touchedProducts])}))`,
       );
     }
-    return { outcomes, statements };
+    return { outcomes, statements, ops };
   },
 
   identify: (job, { index, data }) =>
