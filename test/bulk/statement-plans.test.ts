@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { JobRow } from "../../src/async/bulk/types.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { catalogStatements } from "../support/plan-catalog.ts";
-import { planOf, tableScans } from "../support/query-plans.ts";
+import { type Captured, planOf, recordingD1, tableScans } from "../support/query-plans.ts";
 import {
   demoSeedStatistics,
   estimatedRows,
@@ -47,40 +47,6 @@ const FACTS: CatalogFacts = {
   unpricedVariants: [302, 304, 306, 308].map(variant),
 };
 
-interface Captured {
-  source: string;
-  sql: string;
-  params: unknown[];
-}
-
-/** The D1 binding, recording the SQL and parameters of every statement prepared through it. */
-function recording(d1: D1Database, out: Captured[], source: string): D1Database {
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === "prepare") {
-        return (query: string) => {
-          const entry: Captured = { source, sql: query, params: [] };
-          out.push(entry);
-          const statement = target.prepare(query);
-          return new Proxy(statement, {
-            get(s, p) {
-              if (p === "bind")
-                return (...params: unknown[]) => {
-                  entry.params = params;
-                  return s.bind(...params);
-                };
-              const value = Reflect.get(s, p, s);
-              return typeof value === "function" ? value.bind(s) : value;
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
 /** Lookups and writes of every representative chunk (the writes are planned, not run). */
 async function captureStatements(): Promise<Captured[]> {
   const dialect = new SQLiteSyncDialect();
@@ -89,7 +55,7 @@ async function captureStatements(): Promise<Captured[]> {
     const job = { id: crypto.randomUUID(), type: c.type, params: c.params } as unknown as JobRow;
     const ctx = {
       db: null as never,
-      env: { ...env, DB: recording(env.DB, captured, c.name) },
+      env: { ...env, DB: recordingD1(env.DB, captured, () => c.name) },
       job,
       today: "2026-01-01",
     };

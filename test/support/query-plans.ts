@@ -21,3 +21,41 @@ export function tableScans(plan: readonly string[]): string[] {
     return !built.has(scanned) && !step.includes("VIRTUAL TABLE");
   });
 }
+
+/** One statement prepared through a recording binding: where it came from, its SQL and parameters. */
+export interface Captured {
+  source: string;
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The D1 binding (and the sessions it opens), recording the SQL and parameters of every statement
+ * prepared through it under `source()`. The statements themselves are D1's own, so they batch as usual.
+ */
+export function recordingD1(d1: D1Database, out: Captured[], source: () => string): D1Database {
+  const record = <T extends { prepare(query: string): D1PreparedStatement }>(target: T): T =>
+    new Proxy(target, {
+      get(t, prop) {
+        if (prop === "prepare") {
+          return (query: string) => {
+            const entry: Captured = { source: source(), sql: query, params: [] };
+            out.push(entry);
+            const statement = t.prepare(query);
+            const bind = statement.bind.bind(statement);
+            statement.bind = (...params: unknown[]) => {
+              entry.params = params;
+              return bind(...params);
+            };
+            return statement;
+          };
+        }
+        if (prop === "withSession") {
+          return (constraint?: string) => record((t as unknown as D1Database).withSession(constraint));
+        }
+        const value = Reflect.get(t, prop, t);
+        return typeof value === "function" ? value.bind(t) : value;
+      },
+    });
+  return record(d1);
+}
