@@ -141,6 +141,7 @@ describe("read statements on a large catalog", () => {
         [productResource, "sku", ["SKU-1"]],
         [productResource, "ean", ["8400000000001"]],
         [productResource, "slug", ["camiseta"]],
+        [productResource, "category_ids", [3]],
         [categoryResource, "slug", ["moda"]],
         [variantPriceResource, "supplier_internal_id", ["SUP-1"]],
       ] as const) {
