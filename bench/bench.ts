@@ -153,9 +153,11 @@ async function main(argv: string[]) {
 
   if (only.length === 1 && only[0] === "plans") {
     // Its catalogs are its own (demo seed + pushes): the main catalog is neither seeded nor served.
+    const previous = join(outDir, "results.json");
+    if (!existsSync(previous))
+      throw new Error(`--only plans adds to ${previous}: run the benchmark once first`);
     const bundle = buildBundle(join(workDir, "bundle"));
     const plans = await runPlansStage({ bundle: bundle.entry, workDir, secret, quick, errors });
-    const previous = join(outDir, "results.json");
     const saved = JSON.parse(readFileSync(previous, "utf8")) as Results;
     const results = {
       ...saved,
