@@ -26,6 +26,7 @@ import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
 import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
 import { BENCH_DIR } from "./lib/paths.ts";
+import { runPlansStage } from "./lib/plans-stage.ts";
 import { captureAndFloors, captureCpu, cpuStage, measureReads } from "./lib/read-stage.ts";
 import { renderMarkdown } from "./lib/report.ts";
 import type { CpuStage, Results } from "./lib/results.ts";
@@ -42,7 +43,7 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (bulk, accept, memory, cpu or rtt; repeatable) and update its section of
+  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt or plans; repeatable) and update its section of
                  the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
@@ -59,9 +60,11 @@ per shape against wrangler dev: accept time and a concurrent read), memory (the 
 heap in Node: peak per chunk, retained after each of N 10 MB jobs), cpu (the served bundle in Node
 over node:sqlite, no server: Worker CPU per request and its phases; a full run measures it with the
 reads, which --no-reads skips), rtt (a simulated deployment: wrangler dev restarted per D1 round-trip
-time, each read's p50 at c=1 and the two 10 MB jobs' wall time). A full run has them all.`;
+time, each read's p50 at c=1 and the two 10 MB jobs' wall time), plans (bulk updates in Node on catalogs
+grown by pushes from the demo seed, its planner statistics kept, beside a seeded catalog; \`--only plans\`
+seeds no main catalog). A full run has them all.`;
 
-const STAGES = ["bulk", "accept", "memory", "cpu", "rtt"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans"] as const;
 
 const CONNECTIONS = [1, 16];
 /** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
@@ -148,6 +151,26 @@ async function main(argv: string[]) {
   const errors: string[] = [];
   const setup: Record<string, number> = {};
 
+  if (only.length === 1 && only[0] === "plans") {
+    // Its catalogs are its own (demo seed + pushes): the main catalog is neither seeded nor served.
+    const previous = join(outDir, "results.json");
+    if (!existsSync(previous))
+      throw new Error(`--only plans adds to ${previous}: run the benchmark once first`);
+    const bundle = buildBundle(join(workDir, "bundle"));
+    const plans = await runPlansStage({ bundle: bundle.entry, workDir, secret, quick, errors });
+    const saved = JSON.parse(readFileSync(previous, "utf8")) as Results;
+    const results = {
+      ...saved,
+      plans: { ...plans, run: `${plans.run}, \`--only plans\` on ${machine(loadAtStart).date}` },
+    };
+    results.errors = [...saved.errors.filter((e) => !e.startsWith("plans ")), ...errors];
+    writeFileSync(join(outDir, "RESULTS.md"), renderMarkdown(results));
+    writeFileSync(previous, `${JSON.stringify(results, null, 2)}\n`);
+    log(
+      `wrote ${join(outDir, "RESULTS.md")} and results.json in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+    return errors.length > 0 ? 1 : 0;
+  }
   log(`scale ${scale}, ${seconds} s per load run, state in ${workDir}`);
   const { sqliteFile, migrateMs } = createState(persistTo);
   setup.migrations = migrateMs;
@@ -330,6 +353,10 @@ async function main(argv: string[]) {
     });
   }
 
+  const plans = runs("plans")
+    ? await runPlansStage({ bundle: bundle.entry, workDir, secret, quick, errors })
+    : undefined;
+
   const fresh: Results = {
     mode: quick ? "quick" : "full",
     scale,
@@ -346,6 +373,7 @@ async function main(argv: string[]) {
     rtt,
     cpu,
     cost,
+    plans,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -378,6 +406,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   if (only.includes("memory") && fresh.memory) merged.memory = { ...fresh.memory, run: note };
   if (only.includes("rtt") && fresh.rtt) merged.rtt = { ...fresh.rtt, run: note };
   if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
+  if (only.includes("plans") && fresh.plans) merged.plans = { ...fresh.plans, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

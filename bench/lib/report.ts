@@ -1,6 +1,7 @@
 import { costSection } from "./report-cost.ts";
 import { cpuSection, cpuTargets } from "./report-cpu.ts";
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
+import { plansSection } from "./report-plans.ts";
 import { rttSection } from "./report-rtt.ts";
 import { type BulkResult, derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
 
@@ -278,6 +279,10 @@ export function renderMarkdown(r: Results): string {
     "Time per chunk (at most 200 records each):",
     "",
     ...chunkTable(r),
+    "",
+    "## Bulk updates under stale planner statistics (catalogs grown by pushes)",
+    "",
+    ...plansSection(r.plans),
     "",
     "## Bundle",
     "",

@@ -9,6 +9,7 @@ import type { SqlFloor } from "./floors.ts";
 import type { LoadResult, Probe } from "./load.ts";
 import type { machine } from "./machine.ts";
 import type { MemoryStage } from "./memory-stage.ts";
+import type { PlansStage } from "./plans-stage.ts";
 import type { RttStage } from "./rtt-stage.ts";
 
 export interface Capture {
@@ -115,6 +116,8 @@ export interface Results {
   cpu?: CpuStage;
   /** Issue 14: D1 rows read per read at two catalog sizes, and bytes per product. */
   cost?: CostStage;
+  /** Bulk updates on catalogs grown by pushes under the demo seed's planner statistics. */
+  plans?: PlansStage;
   errors: string[];
   totalSeconds: number;
 }

@@ -1,4 +1,4 @@
-import { inArray, Param, SQL, StringChunk } from "drizzle-orm";
+import { inArray, Param, SQL, StringChunk, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { jsonIn } from "./sql.ts";
 
@@ -10,16 +10,26 @@ import { jsonIn } from "./sql.ts";
 export interface IdSet {
   /** `column IN (the ids)`. */
   in(column: SQLiteColumn | SQL): SQL;
+  /**
+   * The ids as a FROM item `(…) AS alias` with one column `id`, to drive a `CROSS JOIN` looking up
+   * each row by its id. For a table's own id, `id IN (…)` is costed against a scan of the table,
+   * which stale statistics (a catalog believed 40 rows) made the cheaper plan: a page of products'
+   * brands and suppliers read both whole tables and all of `products` (src/db/stated-plans.ts).
+   */
+  rows(alias: string): SQL;
 }
 
 export const idList = (ids: readonly (number | string)[]): IdSet => ({
   in: (column) => jsonIn(column, ids),
+  rows: (alias) =>
+    sql`(SELECT DISTINCT value AS id FROM json_each(${JSON.stringify(ids)})) AS ${sql.raw(alias)}`,
 });
 
 type Subquery = Parameters<typeof inArray>[1];
 
 /**
- * The ids a one-column select returns (`SELECT id FROM … ORDER BY … LIMIT …`). A page's loaders,
+ * The ids a one-column select returns (`SELECT id FROM … ORDER BY … LIMIT …`, or a parenthesized
+ * `sql` select). A page's loaders,
  * its includes and their loaders all filter on it (a dozen times on a page with includes): it is
  * built to SQL text once, and each use embeds that text and its parameters instead of building the
  * whole select again.
@@ -30,6 +40,11 @@ export const idQuery = (query: SQL | Subquery): IdSet => {
     in: (column) => {
       built ??= prebuilt(query);
       return inArray(column as SQLiteColumn, built as Subquery);
+    },
+    // The select's one column named `id` whatever it selects (`brand_id`), by the CTE's column list.
+    rows: (alias) => {
+      built ??= prebuilt(query);
+      return sql`(WITH ids(id) AS ${built} SELECT id FROM ids) AS ${sql.raw(alias)}`;
     },
   };
 };

@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { keyedColumns, tableColumns } from "../db/keyed-columns.ts";
 import type { Db } from "../env.ts";
@@ -13,12 +13,19 @@ type Row = Record<string, unknown> & { id: number };
 const selectIds = (db: Db, column: SQLiteColumn, from: SQLiteTable, where: ReturnType<IdSet["in"]>) =>
   idQuery(db.select({ id: column }).from(from).where(where));
 
-/** To-one include through a foreign key on the parent row (product → brand). */
+/**
+ * To-one include through a foreign key on the parent row (product → brand). Both lookups are by a
+ * table's own id, so both are joins driven by the ids (`IdSet.rows`): the parents' distinct keys,
+ * then each child row by its key.
+ */
 export function belongsTo<R extends Row>(
   resource: () => AnyResource,
   link: { fk: SQLiteColumn; parentId: SQLiteColumn; parentTable: SQLiteTable },
 ): IncludeDef<R> {
-  const childIds = (db: Db, ids: IdSet) => selectIds(db, link.fk, link.parentTable, ids.in(link.parentId));
+  const childIds = (_db: Db, ids: IdSet) =>
+    idQuery(
+      sql`(SELECT DISTINCT ${link.fk} FROM ${ids.rows("i")} CROSS JOIN ${link.parentTable} ON ${link.parentId} = i.id)`,
+    );
   return {
     resource,
     kind: "one",
@@ -26,8 +33,8 @@ export function belongsTo<R extends Row>(
       const child = resource();
       return db
         .select(tableColumns(child.table))
-        .from(child.table)
-        .where(childIds(db, ids).in(child.idColumn));
+        .from(sql`${childIds(db, ids).rows("k")} CROSS JOIN ${child.table}`)
+        .where(eq(child.idColumn, sql`k.id`));
     },
     childIds,
     group: (result, rows) => {

@@ -17,8 +17,6 @@ import {
 } from "../../src/db/schema/index.ts";
 import { marketsOfLocales } from "../../src/lib/locales.ts";
 import { brandResource } from "../../src/resources/brands/brands.resource.ts";
-import { categoryResource } from "../../src/resources/categories/categories.resource.ts";
-import { variantPriceResource } from "../../src/resources/price-lists/variant-prices.resource.ts";
 import { productResource } from "../../src/resources/products/products.resource.ts";
 import { roundTrips } from "../support/answers.ts";
 import { api } from "../support/api.ts";
@@ -218,39 +216,5 @@ describe("list pages", () => {
     expect(deep.json.data[0]).toHaveProperty("translations");
     expect(roundTrips(shallow.headers)).toBe(1);
     expect(roundTrips(deep.headers)).toBe(2);
-  });
-});
-
-describe("filters through related rows", () => {
-  /** SQLite's plan for a count of `resource` rows under `filter`. */
-  async function planOf(resource: AnyResource, filter: string, value: unknown) {
-    const def = resource.filters?.[filter];
-    if (!def) throw new Error(`no filter ${filter}`);
-    const db = createDb(env.DB);
-    const query = db
-      .select({ n: count() })
-      .from(resource.table)
-      .where(def.where(value as never, undefined as never))
-      .toSQL();
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-      .bind(...query.params)
-      .all<{ detail: string }>();
-    return results.map((r) => r.detail);
-  }
-
-  it("search the related table's index once instead of scanning the catalog or probing it per row", async () => {
-    for (const [resource, filter, value] of [
-      [productResource, "sku", ["SKU-1"]],
-      [productResource, "ean", ["8400000000001"]],
-      [productResource, "slug", ["camiseta"]],
-      [categoryResource, "slug", ["moda"]],
-      [variantPriceResource, "supplier_internal_id", ["SUP-1"]],
-    ] as const) {
-      const plan = (await planOf(resource, filter, value)).join("; ");
-      expect(plan, `${resource.name} ${filter}`).not.toMatch(/CORRELATED/);
-      expect(plan, `${resource.name} ${filter}`).not.toMatch(
-        /SCAN (products|variants|product_translations|category_translations)\b/,
-      );
-    }
   });
 });

@@ -31,7 +31,9 @@ interface MatchOptions {
 /**
  * The query resolving the identifiers of a chunk to variants, one row per (record index, matching
  * variant). `sku_supplier` reads the variant's supplier as its product's supplier, matched by the
- * supplier's internal id; SKUs compare case-insensitively.
+ * supplier's internal id; SKUs compare case-insensitively. `CROSS JOIN` keeps the chunk's keys the
+ * outer loop whatever the statistics say (with the demo seed's, a plain JOIN scanned `variants` once
+ * per key: 2.6 s for 2,000 keys on 4,353 variants, 5 ms as written).
  */
 export function matchQuery(by: VariantMatchBy, keys: VariantKey[], options: MatchOptions = {}): SQL {
   const condition =
@@ -50,7 +52,7 @@ export function matchQuery(by: VariantMatchBy, keys: VariantKey[], options: Matc
       ? sql`, EXISTS (SELECT 1 FROM price_list_variant_prices l WHERE l.price_list_id = ${options.priceListId} AND l.variant_id = v.id) AS priced`
       : sql``;
   return sql`SELECT json_extract(j.value, '$.index') AS idx, v.id AS id, v.product_id AS product_id${markets}${priced}
-      FROM json_each(${JSON.stringify(keys)}) AS j JOIN variants v ON ${condition} ORDER BY v.id`;
+      FROM json_each(${JSON.stringify(keys)}) AS j CROSS JOIN variants v ON ${condition} ORDER BY v.id`;
 }
 
 interface MatchRow {

@@ -142,7 +142,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
         newParent
           ? and(
               eq(categories.id, id),
-              sql`NOT EXISTS (WITH RECURSIVE ancestors(id) AS (SELECT ${newParent} UNION SELECT c.parent_id FROM categories c JOIN ancestors a ON c.id = a.id WHERE c.parent_id IS NOT NULL) SELECT 1 FROM ancestors WHERE ancestors.id = ${id})`,
+              sql`NOT EXISTS (WITH RECURSIVE ancestors(id) AS (SELECT ${newParent} UNION SELECT c.parent_id FROM ancestors a CROSS JOIN categories c ON c.id = a.id WHERE c.parent_id IS NOT NULL) SELECT 1 FROM ancestors WHERE ancestors.id = ${id})`,
             )
           : eq(categories.id, id),
       );

@@ -68,7 +68,7 @@ function discountStatements(
     db
       .insert(KINDS[kind].link)
       .select(
-        sql`SELECT d.id, i.value, i.key FROM json_each(${json}) AS e JOIN ${priceListDiscounts} AS d ON d.price_list_id = ${priceListId} AND d.kind = ${kind} AND d.position = e.key JOIN json_each(e.value, '$.ids') AS i`,
+        sql`SELECT d.id, i.value, i.key FROM json_each(${json}) AS e CROSS JOIN ${priceListDiscounts} AS d ON d.price_list_id = ${priceListId} AND d.kind = ${kind} AND d.position = e.key CROSS JOIN json_each(e.value, '$.ids') AS i`,
       ),
   ];
 }

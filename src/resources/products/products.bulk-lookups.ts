@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rawBatch } from "../../db/raw.ts";
+import { jsonKeys } from "../../db/stated-plans.ts";
 import { slugCandidateStems } from "../../lib/slug.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";
 
@@ -39,12 +40,15 @@ export async function lookupProducts(
       ),
     ).values(),
   ];
-  const matchedProducts = sql`SELECT id FROM products WHERE ${sql.raw(matchBy === "id" ? "id" : "internal_id")} IN (SELECT value FROM json_each(${keyJson}))`;
-  const refs = JSON.stringify({
-    suppliers: [...new Set(records.map((r) => r.supplier_id).filter((v) => v != null))],
-    brands: [...new Set(records.map((r) => r.brand_id).filter((v) => v != null))],
-    categories: [...new Set(records.flatMap((r) => r.category_ids ?? []))],
-  });
+  // Every lookup is driven by the chunk's keys (`CROSS JOIN`, see src/db/stated-plans.ts): with the
+  // demo seed's statistics, `id IN (SELECT value FROM json_each(?))` read all of `products` and of
+  // `variants` per chunk.
+  const matched = sql`${jsonKeys(keyJson)} AS k CROSS JOIN products p ON p.${sql.raw(matchBy === "id" ? "id" : "internal_id")} = k.value`;
+  const refs = {
+    suppliers: JSON.stringify(records.map((r) => r.supplier_id).filter((v) => v != null)),
+    brands: JSON.stringify(records.map((r) => r.brand_id).filter((v) => v != null)),
+    categories: JSON.stringify(records.flatMap((r) => r.category_ids ?? [])),
+  };
   const nestedInternalIds = JSON.stringify(
     records.flatMap((r) => (r.variants ?? []).map((v) => v.internal_id).filter((v) => v != null)),
   );
@@ -52,23 +56,25 @@ export async function lookupProducts(
   // (locale, slug) index bounds (slugs hold only [a-z0-9-], and "-" sorts just before "."). Not GLOB:
   // D1 refuses patterns over 50 bytes, and a GLOB on a computed pattern scans the whole locale.
   const results = await rawBatch(d1, [
-    sql`SELECT id, internal_id, product_structure, supplier_id FROM products WHERE id IN (${matchedProducts})`,
+    sql`SELECT p.id, p.internal_id, p.product_structure, p.supplier_id FROM ${matched}`,
     sql`
-      SELECT 'supplier' AS kind, id FROM suppliers WHERE id IN (SELECT value FROM json_each(${refs}, '$.suppliers'))
-      UNION ALL SELECT 'brand', id FROM brands WHERE id IN (SELECT value FROM json_each(${refs}, '$.brands'))
-      UNION ALL SELECT 'category', id FROM categories WHERE id IN (SELECT value FROM json_each(${refs}, '$.categories'))`,
+      SELECT 'supplier' AS kind, t.id FROM ${jsonKeys(refs.suppliers)} AS k CROSS JOIN suppliers t ON t.id = k.value
+      UNION ALL SELECT 'brand', t.id FROM ${jsonKeys(refs.brands)} AS k CROSS JOIN brands t ON t.id = k.value
+      UNION ALL SELECT 'category', t.id FROM ${jsonKeys(refs.categories)} AS k CROSS JOIN categories t ON t.id = k.value`,
     sql`
-      SELECT id, product_id, internal_id FROM variants
-      WHERE product_id IN (${matchedProducts}) OR internal_id IN (SELECT value FROM json_each(${nestedInternalIds}))`,
-    sql`SELECT product_id, locale FROM product_translations WHERE product_id IN (${matchedProducts})`,
+      SELECT v.id, v.product_id, v.internal_id FROM ${matched} CROSS JOIN variants v ON v.product_id = p.id
+      UNION SELECT v.id, v.product_id, v.internal_id FROM ${jsonKeys(nestedInternalIds)} AS n
+        CROSS JOIN variants v ON v.internal_id = n.value`,
+    sql`SELECT t.product_id, t.locale FROM ${matched} CROSS JOIN product_translations t ON t.product_id = p.id`,
     sql`
       SELECT t.locale, t.slug FROM json_each(${JSON.stringify(slugStems)}) AS j
-      JOIN product_translations t ON t.locale = json_extract(j.value, '$.locale')
+      CROSS JOIN product_translations t ON t.locale = json_extract(j.value, '$.locale')
         AND t.slug >= json_extract(j.value, '$.base') AND t.slug < json_extract(j.value, '$.base') || '.'
         AND (t.slug = json_extract(j.value, '$.base')
           OR ltrim(substr(t.slug, length(json_extract(j.value, '$.base')) + 2), '0123456789') = '')`,
     sql`SELECT (SELECT MAX(id) FROM products) AS products, (SELECT MAX(id) FROM variants) AS variants`,
-    sql`SELECT variant_id, market FROM variant_prices WHERE variant_id IN (SELECT id FROM variants WHERE product_id IN (${matchedProducts}))`,
+    sql`SELECT vp.variant_id, vp.market FROM ${matched} CROSS JOIN variants v ON v.product_id = p.id
+      CROSS JOIN variant_prices vp ON vp.variant_id = v.id`,
   ]);
   const rows = <T>(i: number) => (results[i]?.results ?? []) as T[];
   const products = rows<ExistingProduct>(0);

@@ -44,7 +44,7 @@ const withVariant = (condition: SQL) => hasRelated(products.id, variants.product
  * tree and its products are computed once (a correlated EXISTS re-ran it for every product).
  */
 const inCategoryTrees = (ids: number[]) =>
-  sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree))`;
+  sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM tree CROSS JOIN categories c ON c.parent_id = tree.id) SELECT id FROM tree))`;
 
 export const productResource = defineResource<{
   row: ProductRow;

@@ -7,6 +7,7 @@ import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { planVariantWrite, variantWriteShape } from "../../async/bulk/variant-fields.ts";
+import { jsonRowsTable } from "../../db/stated-plans.ts";
 import { isoSeconds } from "../../lib/time.ts";
 
 export const VariantUpdateRecord = z
@@ -110,7 +111,7 @@ export const variantsUpdate: Processor = {
     if (touchedProducts.size > 0) {
       // Variant changes count as product changes for incremental synchronization (updated_at filters).
       statements.push(
-        sql`UPDATE products SET updated_at = ${now} WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...touchedProducts])}))`,
+        sql`UPDATE products SET updated_at = ${now} FROM ${jsonRowsTable(JSON.stringify([...touchedProducts]))} AS j WHERE products.id = j.value`,
       );
     }
     return { outcomes, statements, ops };

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
 import { defineResource, type RenderContext } from "../../conventions/resource.ts";
 import { keyIn } from "../../conventions/sql.ts";
@@ -152,12 +152,13 @@ export const variantResource = defineResource<{
       },
     },
     stockManagement: {
+      // Driven by the ids (IdSet.rows): as `variants JOIN products WHERE variants.id IN (…)`, stale
+      // statistics had SQLite scan `products` first.
       query: (db, ids) =>
         db
           .select(keyedColumns({ id: variants.id, mode: products.stockManagement }))
-          .from(variants)
-          .innerJoin(products, eq(products.id, variants.productId))
-          .where(ids.in(variants.id)),
+          .from(sql`${ids.rows("i")} CROSS JOIN ${variants} CROSS JOIN ${products}`)
+          .where(and(eq(variants.id, sql`i.id`), eq(products.id, variants.productId))),
       collect: (result) => new Map((result as { id: number; mode: string }[]).map((r) => [r.id, r.mode])),
     },
   },

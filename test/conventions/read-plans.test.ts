@@ -1,0 +1,164 @@
+import { env } from "cloudflare:test";
+import { count, getTableName } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AnyResource } from "../../src/conventions/resource.ts";
+import { createDb } from "../../src/db/client.ts";
+import { categoryResource } from "../../src/resources/categories/categories.resource.ts";
+import { RESOURCES } from "../../src/resources/index.ts";
+import { variantPriceResource } from "../../src/resources/price-lists/variant-prices.resource.ts";
+import { productResource } from "../../src/resources/products/products.resource.ts";
+import { api } from "../support/api.ts";
+import { catalogStatements } from "../support/plan-catalog.ts";
+import { type Captured, planOf, recordingD1, tableScans } from "../support/query-plans.ts";
+import {
+  demoSeedStatistics,
+  STATISTICS_STATES,
+  type StatRow,
+  useStatistics,
+} from "../support/statistics-states.ts";
+import { FIXTURES } from "./fixtures.ts";
+
+/**
+ * The read engine's statements (every catalog and commerce resource's page, count, loader and
+ * include queries, of a list, each sort, a deep page and a get with every include), explained on a
+ * 3,000-product catalog under each planner-statistics state: none, stale (the demo seed's) and
+ * fresh. A statement that reads a whole catalog table costs time in the catalog's size on every
+ * request; only a page's own ordered walk may read a table from its start, and it stops at `LIMIT`.
+ */
+const PRODUCTS = 3000;
+const PLATFORM = new Set(["jobs", "job_logs", "webhooks", "webhook_deliveries"]);
+
+const readPaths = (resource: AnyResource): string[] => {
+  const path = `/api/v1${resource.path.replace(/\{\w+\}/, "1")}`;
+  const required = FIXTURES[resource.name]?.query;
+  const list = required ? `${path}?${required}&` : `${path}?`;
+  const includes = Object.keys(resource.includes ?? {});
+  const all = includes.length > 0 ? `&includes=${includes.join(",")}` : "";
+  return [
+    `${list}per_page=50${all}`,
+    `${list}per_page=100&page=12`,
+    ...Object.keys(resource.sorts).map((sort) => `${list}per_page=20&sort=${sort}_desc${all}`),
+    ...(resource.parent
+      ? []
+      : [`${path}/1?${resource.localized === false ? "" : "locales=es-ES,en-GB"}${all}`]),
+  ];
+};
+
+/** Every statement the reads of every resource prepare, each tagged with its request. */
+async function captureReads(): Promise<{ captured: Captured[]; resources: Map<string, AnyResource> }> {
+  const captured: Captured[] = [];
+  const resources = new Map<string, AnyResource>();
+  let current = "";
+  const bindings = { ...env, DB: recordingD1(env.DB, captured, () => current) };
+  for (const { resource } of RESOURCES) {
+    if (PLATFORM.has(resource.name)) continue;
+    for (const path of readPaths(resource)) {
+      current = path;
+      resources.set(path, resource);
+      const res = await api(path, { bindings });
+      // A deep page beyond a short list answers 404 after the same queries.
+      expect([200, 404], `${path}: ${res.text.slice(0, 200)}`).toContain(res.status);
+    }
+  }
+  return { captured, resources };
+}
+
+/** The store's settings: one row per enabled locale, read once per isolate. */
+const SETTINGS = /^SCAN store(_translations)?\b/;
+/** A kept count's fallback, counted only while `row_counts` has no row for the list (coalesce stops early). */
+const KEPT_COUNT = /coalesce\(max\("n"\), \(SELECT count\(\*\) FROM "\w+"\)\)/;
+
+/**
+ * The whole-table reads of a statement's plan that are not a page's ordered walk. A page query (and
+ * its copies as the subquery its loaders filter on: one per `LIMIT`) may walk the listed table in
+ * the sort's order, and stops after the page. A temporary B-tree for the order means it read every
+ * row first, which two sorts do by design, whatever the statistics: a translated sort (by a joined
+ * column) and a nullable column's (rows without a value last, `(col IS NULL)` first in the order).
+ */
+function unorderedScans(statement: Captured, plan: string[], resource: AnyResource): string[] {
+  if (KEPT_COUNT.test(statement.sql)) return [];
+  const scans = tableScans(plan).filter((step) => !SETTINGS.test(step));
+  const sortsAll = plan.some((step) => step.startsWith("USE TEMP B-TREE FOR ORDER BY"));
+  const sortName = /sort=(\w+)_desc/.exec(statement.source)?.[1];
+  const sort = sortName === undefined ? undefined : resource.sorts[sortName];
+  const wholeSortByDesign = sort !== undefined && (!("column" in sort) || !sort.column.notNull);
+  if (sortsAll && !wholeSortByDesign) return scans;
+  let walks = (statement.sql.match(/ limit \?/gi) ?? []).length;
+  const own = new RegExp(`^SCAN ${getTableName(resource.table)}\\b`);
+  return scans.filter((step) => {
+    if (own.test(step) && walks > 0) {
+      walks--;
+      return false;
+    }
+    return true;
+  });
+}
+
+describe("read statements on a large catalog", () => {
+  let stale: StatRow[] = [];
+  let captured: Captured[] = [];
+  let resources = new Map<string, AnyResource>();
+  beforeAll(async () => {
+    stale = await demoSeedStatistics();
+    await env.DB.batch(catalogStatements(PRODUCTS).map((q) => env.DB.prepare(q)));
+    ({ captured, resources } = await captureReads());
+  }, 60_000);
+
+  it("cover every catalog and commerce resource's list, sorts, deep page and get", () => {
+    const sources = new Set(captured.map((c) => c.source));
+    expect(sources.size).toBe(resources.size);
+    expect(captured.length).toBeGreaterThan(100);
+  });
+
+  for (const state of STATISTICS_STATES) {
+    it(`read no catalog table whole, with ${state} statistics: every page, count, loader and include searches an index`, async () => {
+      await useStatistics(state, stale);
+      const scans: string[] = [];
+      for (const statement of captured) {
+        const plan = await planOf(statement.sql, statement.params);
+        const resource = resources.get(statement.source) as AnyResource;
+        if (unorderedScans(statement, plan, resource).length > 0) {
+          scans.push(`${statement.source}: ${statement.sql.replace(/\s+/g, " ")}\n    ${plan.join(" | ")}`);
+        }
+      }
+      expect(scans, `statements reading a table whole:\n${scans.join("\n")}`).toEqual([]);
+    });
+  }
+
+  /** A count of `resource` rows under one related-row filter: its SQL and parameters. */
+  const filterCount = (resource: AnyResource, filter: string, value: unknown) => {
+    const def = resource.filters?.[filter];
+    if (!def) throw new Error(`no filter ${filter}`);
+    const where = def.where(value as never, undefined as never);
+    return createDb(env.DB).select({ n: count() }).from(resource.table).where(where).toSQL();
+  };
+
+  for (const state of STATISTICS_STATES) {
+    it(`filter through related rows by searching the related table's index once, with ${state} statistics`, async () => {
+      await useStatistics(state, stale);
+      const wrong: string[] = [];
+      for (const [resource, filter, value] of [
+        [productResource, "sku", ["SKU-1"]],
+        [productResource, "ean", ["8400000000001"]],
+        [productResource, "slug", ["camiseta"]],
+        [productResource, "category_ids", [3]],
+        [categoryResource, "slug", ["moda"]],
+        [variantPriceResource, "supplier_internal_id", ["SUP-1"]],
+      ] as const) {
+        const query = filterCount(resource, filter, value);
+        const plan = (await planOf(query.sql, query.params)).join("; ");
+        if (/CORRELATED|SCAN (products|variants|product_translations|category_translations)\b/.test(plan))
+          wrong.push(`${resource.name} ${filter}: ${plan}`);
+      }
+      // Known gap under stale statistics: a filter is a condition (`products.id IN (SELECT product_id
+      // FROM variants WHERE sku IN …)`), and an `IN` on a table's own id is costed against a scan of a
+      // table believed 40 rows, which no condition alone can rule out (a join driving the count from
+      // the related rows would). Listed exactly, so another one fails and a fix makes this fail too.
+      const known =
+        state === "stale"
+          ? ["products sku", "products ean", "products slug", "products category_ids", "categories slug"]
+          : [];
+      expect(wrong.map((w) => w.split(":")[0])).toEqual(known);
+    });
+  }
+});
