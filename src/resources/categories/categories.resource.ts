@@ -1,6 +1,12 @@
 import { eq, isNotNull, isNull } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { enumFilter, idsFilter, stringsFilter, translatedSlugFilter } from "../../conventions/filters.ts";
+import {
+  enumFilter,
+  filter,
+  idsFilter,
+  stringsFilter,
+  translatedSlugFilter,
+} from "../../conventions/filters.ts";
 import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
@@ -49,14 +55,13 @@ export const categoryResource = defineResource<{
   filters: {
     category_ids: idsFilter(categories.id, "Category ids (exact)."),
     internal_ids: stringsFilter(categories.internalId, "Category internal ids (exact)."),
-    is_root_folder: {
-      schema: boolParam("true: only top-level categories (no parent); false: only subcategories."),
-      where: (v: boolean) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
-    },
-    parent_id: {
-      schema: intParam({ min: 1, description: "Direct children of this category." }),
-      where: (v: number) => eq(categories.parentId, v),
-    },
+    is_root_folder: filter(
+      boolParam("true: only top-level categories (no parent); false: only subcategories."),
+      (v) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
+    ),
+    parent_id: filter(intParam({ min: 1, description: "Direct children of this category." }), (v) =>
+      eq(categories.parentId, v),
+    ),
     slug: translatedSlugFilter(
       categories.id,
       {
