@@ -7,13 +7,14 @@ import { purgeExpiredIdempotencyKeys } from "./http/idempotency.ts";
 import { describeError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
 import { isoSeconds } from "./lib/time.ts";
+import { onJobFinalized } from "./resources/webhooks/job-finalized.ts";
 
 type CronTask = (env: Bindings, now: number) => Promise<unknown>;
 
 /** Every task the cron triggers run, by name. `now` is the trigger's scheduled time. */
 export const CRON_TASKS = {
-  "stale-job-sweep": sweepStalledJobs,
-  "job-retention": runJobRetention,
+  "stale-job-sweep": (env, now) => sweepStalledJobs(env, now, onJobFinalized),
+  "job-retention": (env, now) => runJobRetention(env, now, onJobFinalized),
   "idempotency-key-purge": purgeIdempotencyKeys,
   "webhook-delivery-retention": (env, now) => purgeOldWebhookDeliveries(env.DB, now),
   "planner-statistics": (env) => refreshPlannerStatistics(env),

@@ -3,6 +3,7 @@ import { createDb } from "../../db/client.ts";
 import { jobs, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { settleMessage } from "../settle-message.ts";
+import type { DeliveredEvents } from "./events.ts";
 import { buildEvent } from "./payload.ts";
 import { DISABLE_AFTER_MS, retryDelaySeconds } from "./retry-policy.ts";
 import { type AttemptOutcome, type SendOptions, sendSigned } from "./sender.ts";
@@ -20,10 +21,10 @@ const HANDLER_RETRY_SECONDS = 30;
  * the batch within the six outbound connections a Workers invocation may have waiting for an answer,
  * so no attempt's timeout runs out while it queues behind hanging ones.
  */
-export async function processWebhookBatch(batch: WebhookBatch, env: WebhookEnv) {
+export async function processWebhookBatch(batch: WebhookBatch, env: WebhookEnv, events: DeliveredEvents) {
   await Promise.all(
     batch.messages.map((message) =>
-      settleMessage(message, () => deliverAttempt(env, message.body), {
+      settleMessage(message, () => deliverAttempt(env, message.body, events), {
         event: "webhooks.attempt_failed",
         fields: {
           queue: batch.queue,
@@ -50,6 +51,7 @@ export type AttemptResult = "skipped" | "duplicate" | "succeeded" | "pending" | 
 export async function deliverAttempt(
   env: WebhookEnv,
   message: WebhookMessage,
+  events: DeliveredEvents,
   options: SendOptions = {},
 ): Promise<AttemptResult> {
   const db = createDb(env.DB);
@@ -74,7 +76,7 @@ export async function deliverAttempt(
   const job = jobRows[0];
   let outcome: AttemptOutcome;
   if (job) {
-    const event = buildEvent(message.eventType, job, startedMs);
+    const event = buildEvent(events.named(message.eventType), job, startedMs);
     outcome = await sendSigned(
       env,
       { url: hook.url, secret: hook.secret, messageId: message.messageId, ...event },
