@@ -1,7 +1,15 @@
 import type { z } from "@hono/zod-openapi";
 import { eq, gte, lte, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { dateBoundParam, enumListParam, enumParam, intListParam, stringListParam } from "../http/params.ts";
+import {
+  boolParam,
+  dateBoundParam,
+  enumListParam,
+  enumParam,
+  intListParam,
+  intParam,
+  stringListParam,
+} from "../http/params.ts";
 import type { FilterDef, RenderContext, UnbrandedFilter } from "./resource.ts";
 import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "./sql.ts";
 
@@ -39,6 +47,14 @@ export function dateRangeFilters(
     ),
   };
 }
+
+/** Rows whose `column` holds the one id given (a positive integer). */
+export const idFilter = (column: SQLiteColumn, description: string): FilterDef =>
+  filter(intParam({ min: 1, description }), (v) => eq(column, v));
+
+/** Rows whose boolean `column` is the value given (`true` or `false`). */
+export const boolFilter = (column: SQLiteColumn, description: string): FilterDef =>
+  filter(boolParam(description), (v) => eq(column, v));
 
 /** Rows whose `column` holds one of the listed ids. */
 export const idsFilter = (column: SQLiteColumn, description: string, max?: number): FilterDef =>

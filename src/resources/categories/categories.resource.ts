@@ -1,8 +1,9 @@
-import { eq, isNotNull, isNull } from "drizzle-orm";
+import { isNotNull, isNull } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
 import {
   enumFilter,
   filter,
+  idFilter,
   idsFilter,
   stringsFilter,
   translatedSlugFilter,
@@ -11,7 +12,7 @@ import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
-import { boolParam, intParam } from "../../http/params.ts";
+import { boolParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 import { CATEGORY_STATUSES, CategorySchema } from "./categories.schema.ts";
 
@@ -59,9 +60,7 @@ export const categoryResource = defineResource<{
       boolParam("true: only top-level categories (no parent); false: only subcategories."),
       (v) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
     ),
-    parent_id: filter(intParam({ min: 1, description: "Direct children of this category." }), (v) =>
-      eq(categories.parentId, v),
-    ),
+    parent_id: idFilter(categories.parentId, "Direct children of this category."),
     slug: translatedSlugFilter(
       categories.id,
       {

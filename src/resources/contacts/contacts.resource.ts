@@ -1,6 +1,7 @@
 import { eq, gte, ne, type SQL } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
 import {
+  boolFilter,
   dateRangeFilters,
   enumsFilter,
   filter,
@@ -9,7 +10,7 @@ import {
 } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { contacts } from "../../db/schema/index.ts";
-import { boolParam, enumParam, intParam, stringParam } from "../../http/params.ts";
+import { enumParam, intParam, stringParam } from "../../http/params.ts";
 import { ContactSchema, MKT_STATES } from "./contacts.schema.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
@@ -86,14 +87,13 @@ export const contactResource = defineResource<{ row: ContactRow; item: typeof Co
       caseInsensitive: true,
     }),
     internal_ids: stringsFilter(contacts.internalId, "Contact internal ids (exact)."),
-    is_active: filter(boolParam("Active contacts."), (v) => eq(contacts.isActive, v)),
-    is_agreed_payment_enabled: filter(boolParam("Contacts allowed to pay on agreed terms."), (v) =>
-      eq(contacts.isAgreedPaymentEnabled, v),
+    is_active: boolFilter(contacts.isActive, "Active contacts."),
+    is_agreed_payment_enabled: boolFilter(
+      contacts.isAgreedPaymentEnabled,
+      "Contacts allowed to pay on agreed terms.",
     ),
-    is_b2b: filter(boolParam("Business contacts."), (v) => eq(contacts.isB2b, v)),
-    is_customer: filter(boolParam("Contacts who made a purchase or completed a registration."), (v) =>
-      eq(contacts.isCustomer, v),
-    ),
+    is_b2b: boolFilter(contacts.isB2b, "Business contacts."),
+    is_customer: boolFilter(contacts.isCustomer, "Contacts who made a purchase or completed a registration."),
     ...dateRangeFilters("last_login_at", contacts.lastLoginAt, "Last logged in"),
     mkt_state: enumsFilter(
       contacts.mktState,

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
-import { filter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
+import { boolFilter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
 import { loader } from "../../conventions/loader.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
 import {
@@ -13,7 +13,6 @@ import {
   priceListDiscounts,
   priceLists,
 } from "../../db/schema/index.ts";
-import { boolParam } from "../../http/params.ts";
 import { money, toScale } from "../../lib/money.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
@@ -163,9 +162,7 @@ export const priceListResource = defineResource<{
   loaders: priceListLoaders,
   filters: {
     internal_ids: stringsFilter(priceLists.internalId, "Price-list internal ids (exact)."),
-    is_active: filter(boolParam("true: only active price lists; false: only inactive ones."), (v) =>
-      eq(priceLists.isActive, v),
-    ),
+    is_active: boolFilter(priceLists.isActive, "true: only active price lists; false: only inactive ones."),
     price_list_ids: idsFilter(priceLists.id, "Price-list ids (exact)."),
   },
   sorts: { id: { column: priceLists.id } },

@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { filter, idsFilter, stringsFilter, viaRelated } from "../../conventions/filters.ts";
+import { filter, idFilter, idsFilter, stringsFilter, viaRelated } from "../../conventions/filters.ts";
 import { loader } from "../../conventions/loader.ts";
 import { defineResource, type FieldDef, type RelatedOf } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
@@ -14,7 +14,7 @@ import {
   variants,
   variantTranslations,
 } from "../../db/schema/index.ts";
-import { intParam, stringListParam } from "../../http/params.ts";
+import { stringListParam } from "../../http/params.ts";
 import { pathId } from "../../http/route.ts";
 import { storedMoney } from "../../lib/money.ts";
 import { PriceListVariantPriceSchema } from "./price-lists.schema.ts";
@@ -150,8 +150,9 @@ export const variantPriceResource = defineResource<{
         caseInsensitive: true,
       }),
     ),
-    supplier_id: filter(intParam({ min: 1, description: "Variants whose product has this supplier." }), (v) =>
-      variantWhere(eq(products.supplierId, v)),
+    supplier_id: viaRelated(
+      variantWhere,
+      idFilter(products.supplierId, "Variants whose product has this supplier."),
     ),
     supplier_internal_id: filter(
       stringListParam("Supplier internal ids (exact).", 200, 100),
