@@ -36,12 +36,7 @@ const finalStatements = (jobId: string, now: string) => [
  * statements only act while the job is not final, and the call whose UPDATE changed the row runs
  * the hooks.
  */
-export async function finalizeJob(
-  env: Bindings,
-  db: Db,
-  jobId: string,
-  onFinalized: OnJobFinalized,
-): Promise<JobRow | null> {
+export async function finalizeJob(env: Bindings, db: Db, jobId: string, onFinalized: OnJobFinalized) {
   const now = isoSeconds();
   const results = await rawBatch(db.$client, finalStatements(jobId, now));
   return afterFinal(env, db, jobId, results.at(-1), onFinalized);
@@ -85,7 +80,7 @@ async function afterFinal(
   jobId: string,
   update: D1Result | undefined,
   onFinalized: OnJobFinalized,
-) {
+): Promise<JobRow | null> {
   if ((update?.results ?? []).length === 0) return null;
   const job = await db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, jobId) });
   if (!job) return null;
