@@ -4,9 +4,9 @@
  *                [-- --compare-scale N] [-- --d1-rtt 5,25,75] [-- --queue-delay-ms N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
- * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors (issue 6), the
- * accept time of worst-case bulk bodies and the heap of the bulk path (issue 10), and the Worker CPU
- * per request with its breakdown (issue 14).
+ * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors, the accept time
+ * of worst-case bulk bodies and the heap of the bulk path, the Worker CPU per request with its
+ * breakdown, D1 rows read per read at two catalog sizes, and a simulated deployment's round trips.
  * Writes RESULTS.md and results.json (bench/ for a full run, bench/.data/quick/ for --quick).
  */
 import { randomBytes } from "node:crypto";

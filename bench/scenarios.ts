@@ -10,7 +10,7 @@ export interface Scenario {
 }
 
 /**
- * The read scenarios of issue 6, with ids picked from the seeded database so that every scale has
+ * The read scenarios, with ids picked from the seeded database so that every scale has
  * a meaningful target (a product with variants, the largest category tree, the fullest price list).
  */
 export function scenarios(sqliteFile: string): Scenario[] {
@@ -80,7 +80,7 @@ export function scenarios(sqliteFile: string): Scenario[] {
         expectStatus: 200,
       },
       {
-        // Not one of issue 6's scenarios: the integrator's lookup that once scanned every product.
+        // Added after the first read scenarios: the integrator's lookup that once scanned every product.
         key: "product_by_sku",
         title: "integrator lookup: products by a variant SKU (any case), includes=variants",
         path: `/api/v1/products?sku=${encodeURIComponent((sku?.sku ?? "x").toLowerCase())}&includes=variants`,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { processDeadLetter, processJobMessage } from "./async/bulk/consumer.ts";
+import { type JobPipeline, processDeadLetter, processJobMessage } from "./async/bulk/consumer.ts";
 import type { JobMessage } from "./async/bulk/types.ts";
 import { processWebhookBatch } from "./async/deliveries/consumer.ts";
 import { processWebhookDeadLetters } from "./async/deliveries/dead-letter.ts";
@@ -8,7 +8,8 @@ import { settleMessage } from "./async/settle-message.ts";
 import type { Bindings } from "./env.ts";
 import { log } from "./lib/log.ts";
 import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
-import { WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
+import { onJobFinalized } from "./resources/webhooks/job-finalized.ts";
+import { DELIVERED_EVENTS, WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
 
 /** A batch of messages whose bodies passed their queue's schema. */
 type ParsedBatch<Body> = Pick<MessageBatch<Body>, "queue" | "messages">;
@@ -45,6 +46,9 @@ const webhookMessage: z.ZodType<WebhookMessage> = z.object({
   attempt: z.number().int().positive(),
 });
 
+/** The jobs consumer's registry: each job type's operation, and what a job's final state sets off. */
+export const JOB_PIPELINE: JobPipeline = { operations: BULK_OPERATIONS, onFinalized: onJobFinalized };
+
 /**
  * The queues the Worker consumes, by their name without the Worker's prefix: `storefront-jobs`,
  * `storefront-staging-jobs` and their `-dlq` queues all reach the `jobs` entry, so every
@@ -55,15 +59,15 @@ const QUEUES = new Map<string, QueueConsumer>([
     "jobs",
     consumer({
       message: jobMessage,
-      consume: eachJobMessage((env, message) => processJobMessage(env, message, BULK_OPERATIONS)),
-      deadLetters: eachJobMessage(processDeadLetter),
+      consume: eachJobMessage((env, message) => processJobMessage(env, message, JOB_PIPELINE)),
+      deadLetters: eachJobMessage((env, message) => processDeadLetter(env, message, JOB_PIPELINE)),
     }),
   ],
   [
     "webhooks",
     consumer({
       message: webhookMessage,
-      consume: processWebhookBatch,
+      consume: (batch, env, ctx) => processWebhookBatch(batch, env, ctx, DELIVERED_EVENTS),
       deadLetters: processWebhookDeadLetters,
     }),
   ],

@@ -6,7 +6,7 @@ import { parseServerTiming } from "./load.ts";
 import { log } from "./log.ts";
 
 /**
- * Issue 10, deliverable 1: a worst-case 10 MB bulk body of any shape is answered within 1 s, and a
+ * Target: a worst-case 10 MB bulk body of any shape is answered within 1 s, and a
  * read sent meanwhile is not held up longer than that. Each shape is POSTed to the real Worker
  * under `wrangler dev` (both bulk routes), timed from the request to the end of the answer, while
  * GET /api/v1/store is sent again and again until the POST has answered; every job accepted is

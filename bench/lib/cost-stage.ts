@@ -4,7 +4,7 @@ import type { Scenario } from "../scenarios.ts";
 import { openDb } from "./database.ts";
 import { parseServerTiming } from "./load.ts";
 
-/** Issue 14 (5): what a read costs in D1 rows read at two catalog sizes, and what a product weighs. */
+/** What a read costs in D1 rows read at two catalog sizes, and what a product weighs. */
 export interface CostStage {
   scale: number;
   /** The compare catalog's scale; null when it was not run. */

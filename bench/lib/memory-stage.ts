@@ -8,7 +8,7 @@ import type { JobMemory } from "./memory-probe.ts";
 import { BENCH_DIR } from "./paths.ts";
 
 /**
- * Issue 10, deliverable 10: the JS heap of the bulk path, measured with the served bundle in Node
+ * The JS heap of the bulk path, measured with the served bundle in Node
  * (bench/bulk-inprocess.ts under --expose-gc, node:sqlite, in-memory R2 and queues): the peak per
  * chunk message above the heap left by a full GC, and the heap retained after each of N
  * consecutive 10 MB jobs (products upserts that create and variants updates, alternating), so
@@ -84,7 +84,7 @@ export function runMemoryStage(o: {
   );
   db.close();
   // The bench's generators; each products job creates products of its own (updating the same ones
-  // again would measure the product-update SQL, not the heap: issue 10, finding 9).
+  // again would measure the product-update SQL, not the heap).
   const write = (key: string, name: string, path: string, body: string) => {
     const bodyFile = join(o.workDir, `memory-${name}.json`);
     writeFileSync(bodyFile, body);

@@ -6,7 +6,7 @@ const f = (n: number | null | undefined, digits = 2) =>
 const int = (n: number | null | undefined) =>
   n === null || n === undefined || !Number.isFinite(n) ? "–" : Math.round(n).toLocaleString("en-US");
 
-/** Issue 14: Worker CPU per request, ms; any other read scenario gets the default. */
+/** Worker CPU per request, ms; any other read scenario gets the default. */
 const CPU_TARGETS: Record<string, number> = { products_page: 8, orders_page: 2.5, price_list_prices: 2 };
 const DEFAULT_CPU_TARGET = 1.5;
 
@@ -117,7 +117,7 @@ export function cpuTargets(r: Results): string[] {
     ({ s, ms }) => ms !== null && ms > (targetOf(s) ?? Number.POSITIVE_INFINITY),
   );
   return [
-    `- Worker CPU per request (issue 14; products_page ≤ 8 ms, orders_page ≤ 2.5, price_list_prices ≤ 2, every other read ≤ ${DEFAULT_CPU_TARGET}), in Node: ${reads
+    `- Worker CPU per request (products_page ≤ 8 ms, orders_page ≤ 2.5, price_list_prices ≤ 2, every other read ≤ ${DEFAULT_CPU_TARGET}), in Node: ${reads
       .map((s) => `${s.key} ${f(cpuOf(s))}`)
       .join(", ")} ${misses.length === 0 ? "✅" : `❌ (${misses.map((s) => s.key).join(", ")} over)`}`,
     ...(inWorkerd.some(({ ms }) => ms !== null)

@@ -2,7 +2,7 @@ import { ACCEPT_TARGET_MS } from "./accept-shapes.ts";
 import { ISOLATE_LIMIT_BYTES } from "./memory-stage.ts";
 import type { Results } from "./results.ts";
 
-/** The RESULTS.md sections of issue 10's measurements: accept time per body shape, bulk-path heap. */
+/** The RESULTS.md sections of the bulk path's hardening: accept time per body shape, bulk-path heap. */
 
 const f = (n: number | null | undefined, digits = 0) =>
   n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);
@@ -83,7 +83,7 @@ export function hardeningTargets(r: Results): string[] {
     const readMax = Math.max(...r.accept.shapes.flatMap((s) => s.readMaxMs));
     const ok = r.accept.shapes.every((s) => s.p50Ms <= ACCEPT_TARGET_MS);
     out.push(
-      `- Worst-case 10 MB bulk bodies (issue 10): slowest answer ${f(slowest?.p50Ms)} ms (${slowest?.shape}, ${slowest?.route}; target ≤ ${ACCEPT_TARGET_MS} ms for every shape) ${ok ? "✅" : "❌"}; slowest concurrent read ${f(readMax)} ms (target ≤ ${ACCEPT_TARGET_MS} ms) ${readMax <= ACCEPT_TARGET_MS ? "✅" : "❌"}`,
+      `- Worst-case 10 MB bulk bodies: slowest answer ${f(slowest?.p50Ms)} ms (${slowest?.shape}, ${slowest?.route}; target ≤ ${ACCEPT_TARGET_MS} ms for every shape) ${ok ? "✅" : "❌"}; slowest concurrent read ${f(readMax)} ms (target ≤ ${ACCEPT_TARGET_MS} ms) ${readMax <= ACCEPT_TARGET_MS ? "✅" : "❌"}`,
     );
   }
   if (r.memory) {
@@ -92,7 +92,7 @@ export function hardeningTargets(r: Results): string[] {
       m.messagePeakMaxBytes <= CHUNK_PEAK_TARGET_BYTES && m.acceptPeakMaxBytes <= CHUNK_PEAK_TARGET_BYTES;
     const growthOk = m.slopeSecondHalfBytesPerJob <= GROWTH_TOLERANCE_BYTES_PER_JOB;
     out.push(
-      `- Bulk-path heap in Node's V8 (issue 10): peak per chunk ${mib(m.messagePeakMaxBytes)}, accept ${mib(m.acceptPeakMaxBytes)} (target ≤ ${mib(CHUNK_PEAK_TARGET_BYTES, 0)}, a quarter of the 128 MiB isolate limit) ${peakOk ? "✅" : "❌"}; retained heap over ${m.jobs.length} jobs ${mib(m.retained.firstBytes, 2)} → ${mib(m.retained.lastBytes, 2)}, slope ${kib(m.slopeSecondHalfBytesPerJob)}/job over the second half (target: no growth, ≤ ${kib(GROWTH_TOLERANCE_BYTES_PER_JOB)}/job) ${growthOk ? "✅" : "❌"}`,
+      `- Bulk-path heap in Node's V8: peak per chunk ${mib(m.messagePeakMaxBytes)}, accept ${mib(m.acceptPeakMaxBytes)} (target ≤ ${mib(CHUNK_PEAK_TARGET_BYTES, 0)}, a quarter of the 128 MiB isolate limit) ${peakOk ? "✅" : "❌"}; retained heap over ${m.jobs.length} jobs ${mib(m.retained.firstBytes, 2)} → ${mib(m.retained.lastBytes, 2)}, slope ${kib(m.slopeSecondHalfBytesPerJob)}/job over the second half (target: no growth, ≤ ${kib(GROWTH_TOLERANCE_BYTES_PER_JOB)}/job) ${growthOk ? "✅" : "❌"}`,
     );
   }
   return out;

@@ -1,7 +1,7 @@
 import type { Results } from "./results.ts";
 import { READ_SLACK_MS, readLimitMs, TARGET_RTT_MS, VARIANTS_JOB_TARGET_MS } from "./rtt-stage.ts";
 
-/** The RESULTS.md section of the simulated deployment (issue 14): reads and 10 MB jobs per D1 round trip. */
+/** The RESULTS.md section of the simulated deployment: reads and 10 MB jobs per D1 round trip. */
 
 const f = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);

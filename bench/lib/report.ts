@@ -12,7 +12,7 @@ const int = (n: number | null | undefined) =>
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 const ROUND_TRIP_TARGET = 4;
-/** Issue 14: records/s end to end of the 10 MB jobs on realistic payloads (each also shown against its floor). */
+/** Records/s end to end of the 10 MB jobs on realistic payloads (each also shown against its floor). */
 const BULK_RATE_TARGETS: Partial<Record<BulkResult["key"], { label: string; target: number }>> = {
   products_upsert: { label: "Products upsert", target: 4000 },
   variants_update: { label: "Variant updates", target: 20_000 },
@@ -290,23 +290,23 @@ export function renderMarkdown(r: Results): string {
       ? `\`wrangler deploy --dry-run --outdir\`: ${kib(r.bundle.rawBytes)} raw, ${kib(r.bundle.gzipBytes)} gzip (${r.bundle.files.map((x) => `${x.name} ${kib(x.bytes)}`).join(", ")}).`
       : "not measured",
     "",
-    "## Accept time per bulk body shape (issue 10)",
+    "## Accept time per bulk body shape",
     "",
     ...acceptSection(r),
     "",
-    "## Heap of the bulk path (issue 10)",
+    "## Heap of the bulk path",
     "",
     ...memorySection(r),
     "",
-    "## Cost at scale: D1 rows read and storage (issue 14)",
+    "## Cost at scale: D1 rows read and storage",
     "",
     ...costSection(r),
     "",
-    "## Simulated deployment: D1 round trip and queue delay (issue 14)",
+    "## Simulated deployment: D1 round trip and queue delay",
     "",
     ...rttSection(r),
     "",
-    "## Targets (issues 6, 10 and 14)",
+    "## Targets",
     "",
     ...(r.reads.length > 0 ? [...targets(r), ""] : []),
     ...cpuTargets(r),

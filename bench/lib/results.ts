@@ -29,7 +29,7 @@ export interface Capture {
 }
 
 /**
- * Worker CPU per request of one scenario (issue 14): the served bundle's `fetch` in Node over
+ * Worker CPU per request of one scenario: the served bundle's `fetch` in Node over
  * node:sqlite; CPU = in-process − SQL floor, split by the phases the responses report.
  */
 export interface CpuScenario {
@@ -104,17 +104,17 @@ export interface Results {
   data: Record<string, number>;
   reads: ReadResult[];
   bulk: BulkResult[];
-  /** Issue 14: the same bulk jobs on the compare catalog (`--compare-scale`). */
+  /** The same bulk jobs on the compare catalog (`--compare-scale`). */
   compareBulk?: { scale: number; jobs: BulkResult[] };
   bundle?: BundleSize;
-  /** Issue 10: accept time of worst-case bulk bodies, and the bulk path's heap. */
+  /** Accept time of worst-case bulk bodies, and the bulk path's heap. */
   accept?: AcceptStage;
   memory?: MemoryStage;
-  /** Issue 14: the simulated deployment (reads and 10 MB jobs per D1 round-trip time). */
+  /** The simulated deployment (reads and 10 MB jobs per D1 round-trip time). */
   rtt?: RttStage;
-  /** Issue 14: Worker CPU per request (also measured by a full run's reads). */
+  /** Worker CPU per request (also measured by a full run's reads). */
   cpu?: CpuStage;
-  /** Issue 14: D1 rows read per read at two catalog sizes, and bytes per product. */
+  /** D1 rows read per read at two catalog sizes, and bytes per product. */
   cost?: CostStage;
   /** Bulk updates on catalogs grown by pushes under the demo seed's planner statistics. */
   plans?: PlansStage;

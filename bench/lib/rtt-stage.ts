@@ -6,7 +6,7 @@ import { log } from "./log.ts";
 import { startDevServer, stopDevServer } from "./server.ts";
 
 /**
- * The simulated deployment (issue 14): `wrangler dev` restarted once per D1 round-trip time, with
+ * The simulated deployment: `wrangler dev` restarted once per D1 round-trip time, with
  * `SIMULATED_D1_RTT_MS` and `SIMULATED_QUEUE_DELAY_MS` passed as `--var` (src/simulated-latency.ts:
  * every D1 call of the served bundle waits the round trip, every queue batch the delivery delay),
  * then each read scenario at c=1 for a short run and the two 10 MB jobs, POST to final state.

@@ -208,6 +208,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/products/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk upsert products (asynchronous)
+         * @description Creates or updates up to 10 MB of products with nested variants as a job (type `products_bulk_upsert`).
+         */
+        post: operations["bulkUpsertProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products/{product_id}/variants": {
         parameters: {
             query?: never;
@@ -222,6 +242,66 @@ export interface paths {
         get: operations["listProductVariants"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/variants/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk update variants (asynchronous)
+         * @description Updates existing variants as a job (type `variants_bulk_update`); variants are created through the products bulk upsert.
+         */
+        post: operations["bulkUpdateVariants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/link-identifiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link identifiers (asynchronous)
+         * @description Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.
+         */
+        post: operations["linkProductIdentifiers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/variants/link-identifiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link identifiers (asynchronous)
+         * @description Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.
+         */
+        post: operations["linkVariantIdentifiers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -295,6 +375,26 @@ export interface paths {
          * @description Removes every fixed variant price of the list (with its minimum quantity and quantity multiple). The price list and its configuration stay unchanged.
          */
         delete: operations["deletePriceListVariantPrices"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/price-lists/{id}/variant-prices/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bulk update fixed variant prices of a price list (asynchronous)
+         * @description `upsert` creates new prices and updates existing ones (prices absent from the payload stay); `delete` removes the listed prices. Job type `price_list_variant_prices_bulk_update`.
+         */
+        post: operations["bulkUpdatePriceListVariantPrices"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -502,106 +602,6 @@ export interface paths {
         get: operations["listJobLogs"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/products/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Bulk upsert products (asynchronous)
-         * @description Creates or updates up to 10 MB of products with nested variants as a job (type `products_bulk_upsert`).
-         */
-        post: operations["bulkUpsertProducts"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/variants/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Bulk update variants (asynchronous)
-         * @description Updates existing variants as a job (type `variants_bulk_update`); variants are created through the products bulk upsert.
-         */
-        post: operations["bulkUpdateVariants"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/price-lists/{id}/variant-prices/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Bulk update fixed variant prices of a price list (asynchronous)
-         * @description `upsert` creates new prices and updates existing ones (prices absent from the payload stay); `delete` removes the listed prices. Job type `price_list_variant_prices_bulk_update`.
-         */
-        post: operations["bulkUpdatePriceListVariantPrices"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/products/link-identifiers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Link identifiers (asynchronous)
-         * @description Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.
-         */
-        post: operations["linkProductIdentifiers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/variants/link-identifiers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Link identifiers (asynchronous)
-         * @description Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.
-         */
-        post: operations["linkVariantIdentifiers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1427,6 +1427,145 @@ export interface components {
             } | null;
         } | null;
         /**
+         * @example [
+         *       {
+         *         "job_id": "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c",
+         *         "status": "pending"
+         *       }
+         *     ]
+         */
+        JobAccepted: {
+            /** Format: uuid */
+            job_id: string;
+            /** @enum {string} */
+            status: "pending";
+        }[];
+        /** @description The identifier named by `options.match_by` plus the fields to change. With `match_by: internal_id` an unmatched record creates a product (it needs a name in one locale and one variant). */
+        ProductBulkRecord: {
+            id?: number;
+            internal_id?: string | null;
+            /** @enum {string} */
+            product_structure?: "simple" | "with-variants";
+            /** @enum {string} */
+            status?: "published" | "unpublished";
+            /** @enum {string} */
+            product_kind?: "physical";
+            /** @enum {string} */
+            stock_management?: "default" | "deny-without-own-stock";
+            /** @enum {string|null} */
+            online_availability?: "shipping-only" | "pickup-only" | null;
+            model_code?: string | null;
+            /** @enum {string} */
+            tax_category?: "standard" | "reduced";
+            supplier_id?: number | null;
+            brand_id?: number | null;
+            /** @description Replaces the product's categories; the first is the main category. */
+            category_ids?: number[];
+            /** @description Replaces the images; renumbered 0..n by (position, array order). Stored as given, not downloaded. */
+            images?: {
+                /** Format: uri */
+                url: string;
+                position?: number;
+            }[];
+            variants?: components["schemas"]["ProductBulkVariant"][];
+            translations?: {
+                [key: string]: {
+                    name?: string | null;
+                    description?: string | null;
+                    body_html?: string | null;
+                    long_name?: string | null;
+                    meta_title?: string | null;
+                    meta_description?: string | null;
+                } | null;
+            };
+        };
+        /** @description Matched within the product by `id` or `internal_id`; unmatched entries without `id` are created (they need `sku`). Variants are never deleted by omission. */
+        ProductBulkVariant: {
+            id?: number;
+            internal_id?: string | null;
+            sku?: string;
+            ean?: string | null;
+            /** @enum {string} */
+            status?: "published" | "unpublished";
+            min_quantity?: number;
+            quantity_factor?: number;
+            /** @description Units the supplier holds for the store. Reads add it into `available_stock` (a default field). */
+            supplier_stock?: number;
+            /** @description Units in the store's own warehouse. Reads add it into `available_stock` (a default field). */
+            warehouse_stock?: number;
+            /** @description In the shop currency (EUR). */
+            cost_price?: {
+                amount: string;
+                currency: string;
+            } | null;
+            /** @description Keyed by market key; `null` removes that market's price. */
+            prices?: {
+                [key: string]: components["schemas"]["MarketPriceWrite"];
+            };
+            translations?: {
+                [key: string]: {
+                    name?: string | null;
+                } | null;
+            };
+        };
+        /** @description Merged field by field; `offer_price: null` and `flash_offer: null` clear them. */
+        MarketPriceWrite: {
+            list_price?: {
+                amount: string;
+                currency: string;
+            };
+            offer_price?: {
+                amount: string;
+                currency: string;
+            } | null;
+            flash_offer?: {
+                price: {
+                    amount: string;
+                    currency: string;
+                };
+                valid_from: string;
+                valid_until: string;
+            } | null;
+        } | null;
+        /** @description The match identifier named by `options.match_by` plus only the fields to change. `sku_supplier` matching uses `sku` and `supplier_internal_id`. */
+        VariantBulkRecord: {
+            id?: number;
+            supplier_internal_id?: string;
+            internal_id?: string | null;
+            sku?: string;
+            ean?: string | null;
+            /** @enum {string} */
+            status?: "published" | "unpublished";
+            min_quantity?: number;
+            quantity_factor?: number;
+            /** @description Units the supplier holds for the store. Reads add it into `available_stock` (a default field). */
+            supplier_stock?: number;
+            /** @description Units in the store's own warehouse. Reads add it into `available_stock` (a default field). */
+            warehouse_stock?: number;
+            /** @description In the shop currency (EUR). */
+            cost_price?: {
+                amount: string;
+                currency: string;
+            } | null;
+            /** @description Keyed by market key; `null` removes that market's price. */
+            prices?: {
+                [key: string]: components["schemas"]["MarketPriceWrite"];
+            };
+            translations?: {
+                [key: string]: {
+                    name?: string | null;
+                } | null;
+            };
+        };
+        /** @description Matches one variant by `ean`, or by `sku` with `supplier_internal_id` (exactly one option), and assigns `product_internal_id` and/or `variant_internal_id`. */
+        LinkIdentifiersItem: {
+            ean?: string;
+            sku?: string;
+            supplier_internal_id?: string;
+            product_internal_id?: string;
+            variant_internal_id?: string;
+        };
+        /**
          * @description Customer-specific conditions. Percentages and amounts are decimal strings with 2 decimals. Fixed variant prices are listed separately.
          * @example {
          *       "id": 1,
@@ -1674,6 +1813,22 @@ export interface components {
         PriceListVariantPricesDeleted: {
             /** @description Fixed prices removed. */
             deleted: number;
+        };
+        PriceListPriceBulkRecord: {
+            variant_id?: number;
+            variant_internal_id?: string;
+            ean?: string;
+            sku?: string;
+            supplier_internal_id?: string;
+            /** @description In the shop currency (EUR); required to create an entry. */
+            price?: {
+                amount: string;
+                currency_code: string;
+            };
+            /** @description Default 1. */
+            minimum_quantity?: number;
+            /** @description Default 1. */
+            quantity_multiple?: number;
         };
         /**
          * @example {
@@ -2088,161 +2243,6 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             affected_fields?: string[] | null;
-        };
-        /**
-         * @example [
-         *       {
-         *         "job_id": "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c",
-         *         "status": "pending"
-         *       }
-         *     ]
-         */
-        JobAccepted: {
-            /** Format: uuid */
-            job_id: string;
-            /** @enum {string} */
-            status: "pending";
-        }[];
-        /** @description The identifier named by `options.match_by` plus the fields to change. With `match_by: internal_id` an unmatched record creates a product (it needs a name in one locale and one variant). */
-        ProductBulkRecord: {
-            id?: number;
-            internal_id?: string | null;
-            /** @enum {string} */
-            product_structure?: "simple" | "with-variants";
-            /** @enum {string} */
-            status?: "published" | "unpublished";
-            /** @enum {string} */
-            product_kind?: "physical";
-            /** @enum {string} */
-            stock_management?: "default" | "deny-without-own-stock";
-            /** @enum {string|null} */
-            online_availability?: "shipping-only" | "pickup-only" | null;
-            model_code?: string | null;
-            /** @enum {string} */
-            tax_category?: "standard" | "reduced";
-            supplier_id?: number | null;
-            brand_id?: number | null;
-            /** @description Replaces the product's categories; the first is the main category. */
-            category_ids?: number[];
-            /** @description Replaces the images; renumbered 0..n by (position, array order). Stored as given, not downloaded. */
-            images?: {
-                /** Format: uri */
-                url: string;
-                position?: number;
-            }[];
-            variants?: components["schemas"]["ProductBulkVariant"][];
-            translations?: {
-                [key: string]: {
-                    name?: string | null;
-                    description?: string | null;
-                    body_html?: string | null;
-                    long_name?: string | null;
-                    meta_title?: string | null;
-                    meta_description?: string | null;
-                } | null;
-            };
-        };
-        /** @description Matched within the product by `id` or `internal_id`; unmatched entries without `id` are created (they need `sku`). Variants are never deleted by omission. */
-        ProductBulkVariant: {
-            id?: number;
-            internal_id?: string | null;
-            sku?: string;
-            ean?: string | null;
-            /** @enum {string} */
-            status?: "published" | "unpublished";
-            min_quantity?: number;
-            quantity_factor?: number;
-            /** @description Units the supplier holds for the store. Reads add it into `available_stock` (a default field). */
-            supplier_stock?: number;
-            /** @description Units in the store's own warehouse. Reads add it into `available_stock` (a default field). */
-            warehouse_stock?: number;
-            /** @description In the shop currency (EUR). */
-            cost_price?: {
-                amount: string;
-                currency: string;
-            } | null;
-            /** @description Keyed by market key; `null` removes that market's price. */
-            prices?: {
-                [key: string]: components["schemas"]["MarketPriceWrite"];
-            };
-            translations?: {
-                [key: string]: {
-                    name?: string | null;
-                } | null;
-            };
-        };
-        /** @description Merged field by field; `offer_price: null` and `flash_offer: null` clear them. */
-        MarketPriceWrite: {
-            list_price?: {
-                amount: string;
-                currency: string;
-            };
-            offer_price?: {
-                amount: string;
-                currency: string;
-            } | null;
-            flash_offer?: {
-                price: {
-                    amount: string;
-                    currency: string;
-                };
-                valid_from: string;
-                valid_until: string;
-            } | null;
-        } | null;
-        /** @description The match identifier named by `options.match_by` plus only the fields to change. `sku_supplier` matching uses `sku` and `supplier_internal_id`. */
-        VariantBulkRecord: {
-            id?: number;
-            supplier_internal_id?: string;
-            internal_id?: string | null;
-            sku?: string;
-            ean?: string | null;
-            /** @enum {string} */
-            status?: "published" | "unpublished";
-            min_quantity?: number;
-            quantity_factor?: number;
-            /** @description Units the supplier holds for the store. Reads add it into `available_stock` (a default field). */
-            supplier_stock?: number;
-            /** @description Units in the store's own warehouse. Reads add it into `available_stock` (a default field). */
-            warehouse_stock?: number;
-            /** @description In the shop currency (EUR). */
-            cost_price?: {
-                amount: string;
-                currency: string;
-            } | null;
-            /** @description Keyed by market key; `null` removes that market's price. */
-            prices?: {
-                [key: string]: components["schemas"]["MarketPriceWrite"];
-            };
-            translations?: {
-                [key: string]: {
-                    name?: string | null;
-                } | null;
-            };
-        };
-        PriceListPriceBulkRecord: {
-            variant_id?: number;
-            variant_internal_id?: string;
-            ean?: string;
-            sku?: string;
-            supplier_internal_id?: string;
-            /** @description In the shop currency (EUR); required to create an entry. */
-            price?: {
-                amount: string;
-                currency_code: string;
-            };
-            /** @description Default 1. */
-            minimum_quantity?: number;
-            /** @description Default 1. */
-            quantity_multiple?: number;
-        };
-        /** @description Matches one variant by `ean`, or by `sku` with `supplier_internal_id` (exactly one option), and assigns `product_internal_id` and/or `variant_internal_id`. */
-        LinkIdentifiersItem: {
-            ean?: string;
-            sku?: string;
-            supplier_internal_id?: string;
-            product_internal_id?: string;
-            variant_internal_id?: string;
         };
         /**
          * @description A subscription to job events. The signing secret is never shown here.
@@ -3406,6 +3406,59 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    bulkUpsertProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    products: components["schemas"]["ProductBulkRecord"][];
+                    options: {
+                        /** @enum {string} */
+                        match_by: "id" | "internal_id";
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listProductVariants: {
         parameters: {
             query?: {
@@ -3464,6 +3517,161 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    bulkUpdateVariants: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    variants: components["schemas"]["VariantBulkRecord"][];
+                    options: {
+                        /** @enum {string} */
+                        match_by: "id" | "internal_id" | "ean" | "sku_supplier";
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkProductIdentifiers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: components["schemas"]["LinkIdentifiersItem"][];
+                    options?: {
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkVariantIdentifiers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: components["schemas"]["LinkIdentifiersItem"][];
+                    options?: {
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3793,6 +4001,63 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    bulkUpdatePriceListVariantPrices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    prices: components["schemas"]["PriceListPriceBulkRecord"][];
+                    options: {
+                        /** @enum {string} */
+                        match_by: "variant_id" | "variant_internal_id" | "ean" | "sku_supplier";
+                        /** @enum {string} */
+                        mode: "upsert" | "delete";
+                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4515,271 +4780,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    bulkUpsertProducts: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
-                "idempotency-key"?: string;
-                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
-                "x-d1-bookmark"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    products: components["schemas"]["ProductBulkRecord"][];
-                    options: {
-                        /** @enum {string} */
-                        match_by: "id" | "internal_id";
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted and queued; read the outcome from the job and its logs. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Server-Timing": components["headers"]["Server-Timing"];
-                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
-                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    Location: components["headers"]["Location"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobAccepted"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    bulkUpdateVariants: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
-                "idempotency-key"?: string;
-                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
-                "x-d1-bookmark"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    variants: components["schemas"]["VariantBulkRecord"][];
-                    options: {
-                        /** @enum {string} */
-                        match_by: "id" | "internal_id" | "ean" | "sku_supplier";
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted and queued; read the outcome from the job and its logs. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Server-Timing": components["headers"]["Server-Timing"];
-                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
-                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    Location: components["headers"]["Location"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobAccepted"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    bulkUpdatePriceListVariantPrices: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
-                "idempotency-key"?: string;
-                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
-                "x-d1-bookmark"?: string;
-            };
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    prices: components["schemas"]["PriceListPriceBulkRecord"][];
-                    options: {
-                        /** @enum {string} */
-                        match_by: "variant_id" | "variant_internal_id" | "ean" | "sku_supplier";
-                        /** @enum {string} */
-                        mode: "upsert" | "delete";
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted and queued; read the outcome from the job and its logs. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Server-Timing": components["headers"]["Server-Timing"];
-                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
-                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    Location: components["headers"]["Location"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobAccepted"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    linkProductIdentifiers: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
-                "idempotency-key"?: string;
-                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
-                "x-d1-bookmark"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    items: components["schemas"]["LinkIdentifiersItem"][];
-                    options?: {
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted and queued; read the outcome from the job and its logs. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Server-Timing": components["headers"]["Server-Timing"];
-                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
-                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    Location: components["headers"]["Location"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobAccepted"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    linkVariantIdentifiers: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
-                "idempotency-key"?: string;
-                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
-                "x-d1-bookmark"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    items: components["schemas"]["LinkIdentifiersItem"][];
-                    options?: {
-                        /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted and queued; read the outcome from the job and its logs. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Server-Timing": components["headers"]["Server-Timing"];
-                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
-                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
-                    Location: components["headers"]["Location"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobAccepted"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

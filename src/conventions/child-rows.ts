@@ -1,6 +1,7 @@
 import { asc } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { tableColumns } from "../db/keyed-columns.ts";
+import { loader } from "./loader.ts";
 import type { Loader } from "./resource.ts";
 import { columnKey } from "./sql.ts";
 
@@ -25,18 +26,19 @@ export function childRowsLoader<T extends SQLiteTable, V>(
   fk: SQLiteColumn,
   order: SQLiteColumn[],
   value: (row: T["$inferSelect"]) => V,
-): Loader {
+): Loader<V[]> {
   const key = columnKey(fk);
-  return {
+  return loader({
     query: (db, ids) =>
       db
         .select(tableColumns(table as SQLiteTable))
         .from(table)
         .where(ids.in(fk))
         .orderBy(...order.map((c) => asc(c))),
-    collect: (result) => {
-      const grouped = groupByParent(result as T["$inferSelect"][], (row) => row[key] as number);
-      return new Map([...grouped].map(([parent, rows]) => [parent, rows.map(value)]));
+    collect: (rows) => {
+      // `table as SQLiteTable` above widens the rows' type; they are `table`'s.
+      const grouped = groupByParent(rows as T["$inferSelect"][], (row) => row[key] as number);
+      return new Map([...grouped].map(([parent, children]) => [parent, children.map(value)]));
     },
-  };
+  });
 }

@@ -11,7 +11,7 @@ import { columnKey } from "./sql.ts";
 export function column<C extends SQLiteColumn, Stored extends GetColumnData<C> = GetColumnData<C>>(
   col: C,
   kind?: FieldDef<object>["kind"],
-): FieldDef<object, NoInfer<Stored>> {
+): FieldDef<object, NoInfer<Stored>, object> {
   const key = columnKey(col);
   return {
     ...(kind ? { kind } : {}),

@@ -1,8 +1,31 @@
+import type { z } from "@hono/zod-openapi";
 import { eq, gte, lte, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { dateBoundParam, enumListParam, enumParam, intListParam, stringListParam } from "../http/params.ts";
-import type { FilterDef } from "./resource.ts";
+import {
+  boolParam,
+  dateBoundParam,
+  enumListParam,
+  enumParam,
+  intListParam,
+  intParam,
+  stringListParam,
+} from "../http/params.ts";
+import type { FilterDef, RenderContext, UnbrandedFilter } from "./resource.ts";
 import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "./sql.ts";
+
+/**
+ * A filter whose `where` (and `keptCount`) take the value `schema` parses to: the compiler checks
+ * the two agree, so a condition never reads a value of another shape than the query validated.
+ */
+export function filter<S extends z.ZodType>(
+  schema: S,
+  where: (value: z.output<S>, ctx: RenderContext) => SQL | undefined,
+  options: { required?: boolean; keptCount?: (value: z.output<S>) => string } = {},
+): FilterDef {
+  const def: UnbrandedFilter = { schema, where, ...options };
+  // The brand is a type only: this is the one place a FilterDef is made.
+  return def as FilterDef;
+}
 
 /**
  * `<name>_from` / `<name>_to`, inclusive; date-only values mean the start / end of that UTC day.
@@ -14,42 +37,45 @@ export function dateRangeFilters(
   what: string,
 ): Record<string, FilterDef> {
   return {
-    [`${name}_from`]: {
-      schema: dateBoundParam("from", `${what} at or after this instant (date or date-time, inclusive).`),
-      where: (v: string) => gte(column, v),
-    },
-    [`${name}_to`]: {
-      schema: dateBoundParam("to", `${what} at or before this instant (date or date-time, inclusive).`),
-      where: (v: string) => lte(column, v),
-    },
+    [`${name}_from`]: filter(
+      dateBoundParam("from", `${what} at or after this instant (date or date-time, inclusive).`),
+      (v) => gte(column, v),
+    ),
+    [`${name}_to`]: filter(
+      dateBoundParam("to", `${what} at or before this instant (date or date-time, inclusive).`),
+      (v) => lte(column, v),
+    ),
   };
 }
 
+/** Rows whose `column` holds the one id given (a positive integer). */
+export const idFilter = (column: SQLiteColumn, description: string): FilterDef =>
+  filter(intParam({ min: 1, description }), (v) => eq(column, v));
+
+/** Rows whose boolean `column` is the value given (`true` or `false`). */
+export const boolFilter = (column: SQLiteColumn, description: string): FilterDef =>
+  filter(boolParam(description), (v) => eq(column, v));
+
 /** Rows whose `column` holds one of the listed ids. */
-export const idsFilter = (column: SQLiteColumn, description: string, max?: number): FilterDef => ({
-  schema: intListParam(description, max),
-  where: (v: number[]) => jsonIn(column, v),
-});
+export const idsFilter = (column: SQLiteColumn, description: string, max?: number): FilterDef =>
+  filter(intListParam(description, max), (v) => jsonIn(column, v));
 
 /** Rows whose `column` is one of the listed strings, each at most `maxLength` long (default 100). */
 export const stringsFilter = (
   column: SQLiteColumn,
   description: string,
   opts: { maxLength?: number; caseInsensitive?: boolean } = {},
-): FilterDef => ({
-  schema: stringListParam(description, 200, opts.maxLength ?? 100),
-  where: (v: string[]) => (opts.caseInsensitive ? jsonInNoCase(column, v) : jsonIn(column, v)),
-});
+): FilterDef =>
+  filter(stringListParam(description, 200, opts.maxLength ?? 100), (v) =>
+    opts.caseInsensitive ? jsonInNoCase(column, v) : jsonIn(column, v),
+  );
 
 /** Rows whose `column` holds the one value given, out of `values`. */
 export const enumFilter = <const T extends readonly [string, ...string[]]>(
   column: SQLiteColumn,
   values: T,
   description: string,
-): FilterDef => ({
-  schema: enumParam(values, description),
-  where: (v: T[number]) => eq(column, v),
-});
+): FilterDef => filter(enumParam(values, description), (v) => eq(column, v));
 
 /** Rows whose `column` holds one of the listed values, out of `values` (at most `max` of them). */
 export const enumsFilter = <T extends string>(
@@ -57,26 +83,22 @@ export const enumsFilter = <T extends string>(
   values: readonly T[],
   description: string,
   max?: number,
-): FilterDef => ({
-  schema: enumListParam(values, description, max),
-  where: (v: T[]) => jsonIn(column, v),
-});
+): FilterDef => filter(enumListParam(values, description, max), (v) => jsonIn(column, v));
 
 /** Rows with a translation whose slug, in any supported locale, is one of the listed (exact). */
 export const translatedSlugFilter = (
   id: SQLiteColumn,
   translation: { fk: SQLiteColumn; locale: SQLiteColumn; slug: SQLiteColumn },
   description: string,
-): FilterDef => ({
-  schema: stringListParam(description, 200, 100),
-  where: (v: string[]) =>
+): FilterDef =>
+  filter(stringListParam(description, 200, 100), (v) =>
     hasRelated(
       id,
       translation.fk,
       translation.fk.table,
       slugInAnyLocale(translation.locale, translation.slug, v),
     ),
-});
+  );
 
 /** `filter` applied to related rows: `relate` turns its condition into one on the listed rows. */
 export const viaRelated = (relate: (condition: SQL) => SQL, filter: FilterDef): FilterDef => ({

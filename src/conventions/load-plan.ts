@@ -3,13 +3,10 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { keyedColumns, tableColumns } from "../db/keyed-columns.ts";
 import type { IdSet } from "./id-set.ts";
-import type { Row } from "./render-row.ts";
+import { type Row, TRANSLATIONS } from "./render-row.ts";
 import type { AnyResource, NestedRendered, Related, RenderContext } from "./resource.ts";
 import type { Selection } from "./selection.ts";
 import { columnKey, keyIn } from "./sql.ts";
-
-/** The key of a page's translations in `Related`. */
-export const TRANSLATIONS = "__translations";
 
 /** The queries one resource's selection needs for the rows `ids` names (translations, loaders). */
 export function planLoads(

@@ -1,7 +1,12 @@
-import { TRANSLATIONS } from "./load-plan.ts";
 import type { AnyResource, Related, RenderContext } from "./resource.ts";
 import type { Selection } from "./selection.ts";
 import { columnKey } from "./sql.ts";
+
+/**
+ * The key of a page's translations in `Related`: load-plan.ts collects them under it, the renderer
+ * reads them from it.
+ */
+export const TRANSLATIONS = "__translations";
 
 /** A base row as selected for rendering: its columns with the key column aliased `id`. */
 export type Row = Record<string, unknown> & { id: number };

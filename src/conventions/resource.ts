@@ -22,11 +22,20 @@ export interface RenderContext {
 /** Data loaded in batches for a page of rows: loader name → (row id → value). */
 export type Related = Record<string, Map<number, unknown>>;
 
-export interface FieldDef<Row, Value = unknown> {
+/**
+ * `Related` as a declaration's fields see it: each loader's name with the values its `collect`
+ * returns, so a field reads them without a cast and `needs` names only declared loaders.
+ */
+export type RelatedOf<Loaders> = {
+  readonly [K in keyof Loaders]?: Loaders[K] extends Loader<infer Value> ? Map<number, Value> : never;
+};
+
+/** `Rel`: what `render` reads of the page's loaded data (`RelatedOf` the declaration's loaders). */
+export interface FieldDef<Row, Value = unknown, Rel = Related> {
   kind?: "fixed" | "default" | "optional";
-  render: (row: Row, related: Related, ctx: RenderContext) => Value;
+  render: (row: Row, related: Rel, ctx: RenderContext) => Value;
   /** Loaders whose data `render` reads. */
-  needs?: string[];
+  needs?: (keyof Rel & string)[];
   /** Output key when it differs from the field name; objects under the same key are merged. */
   into?: string;
   /**
@@ -70,11 +79,12 @@ interface NestedDef {
   rows: (result: unknown) => { id: number }[];
 }
 
-export interface Loader {
+/** Built by `loader()` (loader.ts), which types `collect`'s rows as its query's. */
+export interface Loader<Value = unknown> {
   /** One query for every row of the page: filter with `ids.in(column)`. */
   query: (db: Db, ids: IdSet, ctx: RenderContext) => BatchItem<"sqlite">;
   /** Groups the query's result by row id; `nested` holds the rendered objects `nested` declares. */
-  collect: (result: unknown, nested: NestedRendered) => Map<number, unknown>;
+  collect: (result: unknown, nested: NestedRendered) => Map<number, Value>;
   /**
    * Rows of other resources in the query's result that the field embeds as objects (a price
    * list's discount categories). The engine renders them in their default representation, loading
@@ -100,7 +110,12 @@ export interface IncludeDef<Row> {
   fields?: string[];
 }
 
+/** Carried only by what `filter()` (filters.ts) builds: a hand-written `{ schema, where }` lacks it. */
+declare const typedFilter: unique symbol;
+
+/** A list filter, made by `filter(schema, where)` (or a shape built on it), typed end to end. */
 export interface FilterDef {
+  readonly [typedFilter]: true;
   schema: z.ZodType;
   where: (value: never, ctx: RenderContext) => SQL | undefined;
   required?: boolean;
@@ -110,6 +125,9 @@ export interface FilterDef {
    */
   keptCount?: (value: never) => string;
 }
+
+/** A FilterDef without its brand: what `filter()` fills in before branding it. */
+export type UnbrandedFilter = Omit<FilterDef, typeof typedFilter>;
 
 type SortDef = { column: SQLiteColumn } | { translated: SQLiteColumn };
 
@@ -190,11 +208,15 @@ export interface DeclarationTypes {
   includes?: string;
   /** Fields that render into a shared key of the item (`into`): field name → that key. */
   into?: Record<string, string>;
+  /** The declaration's loaders (`typeof` a constant): fields read what each collects, typed. */
+  loaders?: Record<string, Loader>;
 }
 
 type ItemOf<S extends DeclarationTypes> = z.output<S["item"]>;
 type TrRowOf<S> = S extends { translationRow: infer T } ? T : unknown;
 type IncludesOf<S> = S extends { includes: infer I extends string } ? I : never;
+type LoadersOf<S> = S extends { loaders: infer L extends Record<string, Loader> } ? L : Record<never, Loader>;
+type RelatedOfS<S> = RelatedOf<LoadersOf<S>>;
 type IntoOf<S> = S extends { into: infer M extends Record<string, string> } ? M : Record<never, string>;
 /** A rendered value: whatever the contract allows under the key (absence is the selection's business). */
 type Rendered<T> = Exclude<T, undefined>;
@@ -206,9 +228,13 @@ type FieldName<S extends DeclarationTypes> = Exclude<
 
 /** One field per item key (translations and includes aside), plus the fields rendered `into` a key. */
 type DeclaredFields<S extends DeclarationTypes> = {
-  [K in FieldName<S>]-?: FieldDef<S["row"], Rendered<ItemOf<S>[K]>>;
+  [K in FieldName<S>]-?: FieldDef<S["row"], Rendered<ItemOf<S>[K]>, RelatedOfS<S>>;
 } & {
-  [K in keyof IntoOf<S>]-?: FieldDef<S["row"], Rendered<ItemOf<S>[IntoOf<S>[K] & keyof ItemOf<S>]>> & {
+  [K in keyof IntoOf<S>]-?: FieldDef<
+    S["row"],
+    Rendered<ItemOf<S>[IntoOf<S>[K] & keyof ItemOf<S>]>,
+    RelatedOfS<S>
+  > & {
     into: IntoOf<S>[K];
   };
 };
@@ -236,18 +262,25 @@ type DeclaredIncludes<S extends DeclarationTypes> = [IncludesOf<S>] extends [nev
   ? { includes?: never }
   : { includes: Record<IncludesOf<S>, IncludeDef<S["row"]>> };
 
+type DeclaredLoaders<S extends DeclarationTypes> = S extends { loaders: infer L }
+  ? { loaders: L }
+  : { loaders?: never };
+
 /** A declaration checked against its contract: a missing, extra or wrongly typed field does not compile. */
 export type Declaration<S extends DeclarationTypes> = Omit<
   ResourceDef<S["row"], TrRowOf<S>>,
-  "item" | "fields" | "translations" | "includes"
+  "item" | "fields" | "translations" | "includes" | "loaders"
 > & { item: S["item"]; fields: DeclaredFields<S> } & DeclaredTranslations<S> &
-  DeclaredIncludes<S>;
+  DeclaredIncludes<S> &
+  DeclaredLoaders<S>;
 
 export function defineResource<S extends DeclarationTypes>(
   def: Declaration<S>,
 ): ResourceDef<S["row"], TrRowOf<S>> {
-  assertOwnColumns(def);
-  return def;
+  // The engine hands a field `related[name]` as `loaders[name].collect` made it: what `RelatedOf` says.
+  const resource = def as unknown as ResourceDef<S["row"], TrRowOf<S>>;
+  assertOwnColumns(resource);
+  return resource;
 }
 
 /** A field's `column` must be one of its own table's: writing another table's column would drop it. */

@@ -1,22 +1,23 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import { mountBulkOperations } from "../async/bulk/bulk.routes.ts";
-import type { BulkOperations } from "../async/bulk/operation.ts";
-import type { AppEnv } from "../env.ts";
-import { variantPricesBulk } from "./price-lists/variant-prices.bulk.ts";
-import { productsBulk } from "./products/products.bulk.ts";
-import { linkIdentifiersBulk } from "./variants/link-identifiers.bulk.ts";
-import { variantsBulk } from "./variants/variants.bulk.ts";
+import type { BulkOperation, BulkOperations } from "../async/bulk/operation.ts";
+import { JOB_TYPES } from "../db/schema/index.ts";
+import { RESOURCES } from "./index.ts";
 
 /**
- * Every bulk operation, by the job type it runs. Its routes mount in this order (the order of the
- * API document), and the jobs consumer runs each job with its operation's processor (src/queues.ts
- * hands it this registry).
+ * Every bulk operation by the job type it runs, gathered from the RESOURCES entries that carry them
+ * (where their routes mount); the jobs consumer runs each job with its operation's processor
+ * (src/queues.ts hands it this registry). Each job type has exactly one operation.
  */
-export const BULK_OPERATIONS: BulkOperations = {
-  products_bulk_upsert: productsBulk,
-  variants_bulk_update: variantsBulk,
-  price_list_variant_prices_bulk_update: variantPricesBulk,
-  identifiers_link: linkIdentifiersBulk,
-};
+export const BULK_OPERATIONS = byJobType(RESOURCES.flatMap((entry) => entry.bulk ?? []));
 
-export const registerBulkRoutes = (app: OpenAPIHono<AppEnv>) => mountBulkOperations(app, BULK_OPERATIONS);
+function byJobType(operations: readonly BulkOperation[]): BulkOperations {
+  const byType = new Map<string, BulkOperation>();
+  for (const op of operations) {
+    if (byType.has(op.type)) throw new Error(`bulk operations: ${op.type} is carried twice`);
+    byType.set(op.type, op);
+  }
+  const missing = JOB_TYPES.filter((type) => !byType.has(type));
+  if (missing.length > 0)
+    throw new Error(`bulk operations: no RESOURCES entry carries ${missing.join(", ")}`);
+  // Every job type is present once (checked above), which is what BulkOperations says.
+  return Object.fromEntries(byType) as BulkOperations;
+}

@@ -10,7 +10,7 @@ import {
 } from "../../src/async/bulk/chunking.ts";
 import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { JOB_PIPELINE } from "../../src/queues.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { deliverAll, logOutcomes, stageJob } from "../support/jobs.ts";
@@ -148,12 +148,12 @@ describe("chunk groups: a message applies several full chunks, with the chain's 
     const jobId = await stageJob("variants_bulk_update", records, { options: { match_by: "id" } });
     const jobs = recordingQueue<JobMessage>();
     const testEnv = { ...env, JOBS_QUEUE: jobs.queue };
-    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, JOB_PIPELINE);
     const applied = await variantState(ids);
     const summary = (await api(`/api/v1/jobs/${jobId}`)).json.summary;
     expect(summary.processed_records).toBe(GROUP_MAX_RECORDS);
     await resetVariants(ids);
-    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, JOB_PIPELINE);
     expect(await variantState(ids)).not.toEqual(applied); // nothing applied again
     expect((await api(`/api/v1/jobs/${jobId}`)).json.summary).toEqual(summary);
     // The next message names the chunk after the group, once.
@@ -174,7 +174,7 @@ describe("chunk groups: a message applies several full chunks, with the chain's 
       ).bind(jobId),
     ]);
     const jobs = recordingQueue<JobMessage>();
-    await processJobMessage({ ...env, JOBS_QUEUE: jobs.queue }, { jobId, chunk: 0 }, BULK_OPERATIONS);
+    await processJobMessage({ ...env, JOBS_QUEUE: jobs.queue }, { jobId, chunk: 0 }, JOB_PIPELINE);
     expect((await api(`/api/v1/jobs/${jobId}`)).json.status).toBe("done");
     expect(jobs.sent).toEqual([]);
   });

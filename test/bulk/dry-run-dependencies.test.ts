@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { JOB_PIPELINE } from "../../src/queues.ts";
 import { api } from "../support/api.ts";
 import { dryThenReal, subscribeToJobEnds } from "../support/dry-run.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
@@ -241,10 +241,10 @@ describe("dry runs of payloads whose records depend on each other", () => {
       { options: { match_by: "internal_id", dry_run: true } },
       1,
     );
-    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, JOB_PIPELINE);
     const remembered = await effectsOf(jobId);
     expect(remembered).toBeGreaterThan(0);
-    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, JOB_PIPELINE);
     expect(await effectsOf(jobId)).toBe(remembered);
     await deliverAll(testEnv, jobs, jobId);
     expect((await api(`/api/v1/jobs/${jobId}`)).json.status).toBe("done");

@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { payloadKey } from "../../src/async/bulk/chunking.ts";
 import { runJobRetention } from "../../src/async/bulk/retention.ts";
 import { RESOURCES } from "../../src/resources/index.ts";
+import { onJobFinalized } from "../../src/resources/webhooks/job-finalized.ts";
 import { rowsRead } from "../support/answers.ts";
 import { api } from "../support/api.ts";
 import {
@@ -123,7 +124,7 @@ describe("an unfiltered list's total is the row count kept with every write", ()
       .bind(old, payloadKey(old))
       .run();
     const before = await listTotal("/api/v1/jobs");
-    await runJobRetention(env, Date.parse("2026-11-20T12:00:00Z"));
+    await runJobRetention(env, Date.parse("2026-11-20T12:00:00Z"), onJobFinalized);
     expect(await listTotal("/api/v1/jobs")).toBeLessThanOrEqual(before - 1);
     await expectExact("jobs");
   });

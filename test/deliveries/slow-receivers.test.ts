@@ -8,6 +8,7 @@ import {
   HANDOFF_REDELIVERY_SECONDS,
 } from "../../src/async/deliveries/retry-policy.ts";
 import { WEBHOOKS_QUEUE_NAME } from "../../src/async/deliveries/types.ts";
+import { DELIVERED_EVENTS } from "../../src/resources/webhooks/webhooks.events.ts";
 import { api } from "../support/api.ts";
 import { consumeLikeQueues } from "../support/queues.ts";
 import { failedJob, jobRow, message, received, subscribe, waitForAttempts } from "../support/webhooks.ts";
@@ -70,9 +71,12 @@ describe("receivers get 10 seconds, and a slow one holds up no other delivery", 
     }));
     const background: Promise<unknown>[] = [];
     const started = Date.now();
-    await processWebhookBatch({ queue: WEBHOOKS_QUEUE_NAME, messages }, env, {
-      waitUntil: (work) => background.push(work),
-    });
+    await processWebhookBatch(
+      { queue: WEBHOOKS_QUEUE_NAME, messages },
+      env,
+      { waitUntil: (work) => background.push(work) },
+      DELIVERED_EVENTS,
+    );
     const batchMs = Date.now() - started;
     expect(HANDOFF_AFTER_MS).toBeLessThanOrEqual(1_000);
     expect(batchMs).toBeGreaterThanOrEqual(HANDOFF_AFTER_MS);

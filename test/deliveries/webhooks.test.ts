@@ -10,6 +10,7 @@ import { MAX_ATTEMPTS, retryDelaySeconds } from "../../src/async/deliveries/retr
 import { sendSigned } from "../../src/async/deliveries/sender.ts";
 import { signPayload } from "../../src/async/deliveries/signature.ts";
 import { WEBHOOKS_DLQ_NAME, type WebhookMessage } from "../../src/async/deliveries/types.ts";
+import { DELIVERED_EVENTS } from "../../src/resources/webhooks/webhooks.events.ts";
 import { api } from "../support/api.ts";
 import { deliverToQueue, recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
@@ -144,7 +145,11 @@ describe("webhook delivery, end to end through the real queues", () => {
   it("a failed attempt starts the failing streak and a success ends it", async () => {
     const job = await failedJob();
     const failing = await subscribe("failing");
-    await deliverAttempt({ ...env, WEBHOOK_RETRY_SCALE: "100" }, message(failing.id, job.id));
+    await deliverAttempt(
+      { ...env, WEBHOOK_RETRY_SCALE: "100" },
+      message(failing.id, job.id),
+      DELIVERED_EVENTS,
+    );
     const streak = await env.DB.prepare("SELECT failing_since FROM webhooks WHERE id = ?")
       .bind(failing.id)
       .first<{ failing_since: string | null }>();
@@ -153,7 +158,7 @@ describe("webhook delivery, end to end through the real queues", () => {
     await env.DB.prepare("UPDATE webhooks SET failing_since = '2026-01-01T00:00:00Z' WHERE id = ?")
       .bind(ok.id)
       .run();
-    expect(await deliverAttempt(env, message(ok.id, job.id))).toBe("succeeded");
+    expect(await deliverAttempt(env, message(ok.id, job.id), DELIVERED_EVENTS)).toBe("succeeded");
     const cleared = await env.DB.prepare("SELECT failing_since FROM webhooks WHERE id = ?")
       .bind(ok.id)
       .first<{ failing_since: string | null }>();
@@ -171,7 +176,9 @@ describe("webhook delivery, end to end through the real queues", () => {
   it("a redirect to a refused target is not followed: the attempt fails", async () => {
     const job = await failedJob();
     const { id } = await subscribe("redirect-metadata");
-    expect(await deliverAttempt({ ...env, WEBHOOK_RETRY_SCALE: "100" }, message(id, job.id))).toBe("pending");
+    expect(
+      await deliverAttempt({ ...env, WEBHOOK_RETRY_SCALE: "100" }, message(id, job.id), DELIVERED_EVENTS),
+    ).toBe("pending");
     const [attempt] = await waitForAttempts(id, (rows) => rows.length === 1);
     expect(attempt).toMatchObject({ status: "pending", response_status: null });
     expect(attempt?.error).toMatch(/redirect/);
@@ -180,7 +187,9 @@ describe("webhook delivery, end to end through the real queues", () => {
   it("no redirect is followed, even to an allowed target", async () => {
     const job = await failedJob();
     const { id, token } = await subscribe("redirect-ok");
-    expect(await deliverAttempt({ ...env, WEBHOOK_RETRY_SCALE: "100" }, message(id, job.id))).toBe("pending");
+    expect(
+      await deliverAttempt({ ...env, WEBHOOK_RETRY_SCALE: "100" }, message(id, job.id), DELIVERED_EVENTS),
+    ).toBe("pending");
     expect(await received(token)).toHaveLength(1);
     expect(await received(`${token}-redirected`)).toEqual([]);
   });
@@ -189,8 +198,8 @@ describe("webhook delivery, end to end through the real queues", () => {
     const job = await failedJob();
     const { id, token } = await subscribe("ok");
     const msg = message(id, job.id);
-    expect(await deliverAttempt(env, msg)).toBe("succeeded");
-    expect(await deliverAttempt(env, msg)).toBe("duplicate");
+    expect(await deliverAttempt(env, msg, DELIVERED_EVENTS)).toBe("succeeded");
+    expect(await deliverAttempt(env, msg, DELIVERED_EVENTS)).toBe("duplicate");
     expect(await received(token)).toHaveLength(1);
   });
 
@@ -210,7 +219,7 @@ describe("webhook delivery, end to end through the real queues", () => {
     const job = await failedJob();
     const { id, token } = await subscribe("ok");
     await api(`/api/v1/webhooks/${id}`, { method: "DELETE" });
-    expect(await deliverAttempt(env, message(id, job.id))).toBe("skipped");
+    expect(await deliverAttempt(env, message(id, job.id), DELIVERED_EVENTS)).toBe("skipped");
     expect(await received(token)).toEqual([]);
   });
 });
@@ -247,7 +256,11 @@ describe("webhook sender and messages", () => {
 
   it("the body's timestamp and the header's Unix seconds are the same instant", async () => {
     const job = await failedJob();
-    const event = buildEvent("job.failed", (await jobRow(job.id)) as unknown as JobRow, 1_795_331_433_999);
+    const event = buildEvent(
+      DELIVERED_EVENTS.named("job.failed"),
+      (await jobRow(job.id)) as unknown as JobRow,
+      1_795_331_433_999,
+    );
     expect(event.timestamp).toBe(1_795_331_433);
     expect(JSON.parse(event.body).timestamp).toBe("2026-11-22T07:10:33Z");
   });
@@ -260,7 +273,7 @@ describe("webhook sender and messages", () => {
     await subscribe("ok", ["job.done"]);
     const { queue, batched: sent } = recordingQueue<WebhookMessage>();
     const job = { ...(await jobRow((await failedJob()).id)), status: "failed" } as unknown as JobRow;
-    await enqueueJobWebhooks({ ...env, WEBHOOKS_QUEUE: queue }, job);
+    await enqueueJobWebhooks({ ...env, WEBHOOKS_QUEUE: queue }, job, DELIVERED_EVENTS);
     const mine = sent.filter((m) => [a.id, b.id, off.id].includes(m.body.webhookId));
     expect(mine.map((m) => m.body.webhookId)).toEqual([a.id, b.id]);
     for (const m of mine) {

@@ -1,15 +1,27 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
-import { onJobFinalized } from "../../src/async/bulk/finalize.ts";
-import type { JobRow } from "../../src/async/bulk/types.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { WebhookMessage } from "../../src/async/deliveries/types.ts";
+import { DELIVERED_EVENTS, WEBHOOK_EVENT_NAMES } from "../../src/resources/webhooks/webhooks.events.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { jobLogs, quietEnv, stageJob } from "../support/jobs.ts";
-import { deliverToQueue } from "../support/queues.ts";
+import { deliverToQueue, recordingQueue } from "../support/queues.ts";
 
+/**
+ * The final status each canceled job had when the route ran its finalize hook, read from the hook's
+ * effect: a subscription to every event, and the webhooks queue recording the delivery enqueued for
+ * the event that status fires.
+ */
 const finalized: Record<string, string> = {};
-onJobFinalized(async (_env, job: JobRow) => {
-  finalized[job.id] = job.status;
+const webhooks = recordingQueue<WebhookMessage>();
+const hookEnv = { ...env, WEBHOOKS_QUEUE: webhooks.queue };
+
+beforeAll(async () => {
+  await env.DB.prepare(
+    "INSERT INTO webhooks (url, events, secret) VALUES ('https://hooks.test/cancel', ?, 'whsec_x')",
+  )
+    .bind(JSON.stringify(WEBHOOK_EVENT_NAMES))
+    .run();
 });
 
 const quiet = quietEnv();
@@ -25,8 +37,17 @@ async function variantsJob(n: number) {
   return { jobId, variantIds: p.variantIds };
 }
 
-const cancel = (jobId: string, key?: "read" | "write") =>
-  api(`/api/v1/jobs/${jobId}/cancel`, { method: "POST", ...(key ? { key } : {}) });
+async function cancel(jobId: string, key?: "read" | "write") {
+  const res = await api(`/api/v1/jobs/${jobId}/cancel`, {
+    method: "POST",
+    bindings: hookEnv,
+    ...(key ? { key } : {}),
+  });
+  for (const { body } of webhooks.batched.splice(0)) {
+    finalized[body.jobId] = DELIVERED_EVENTS.named(body.eventType).jobStatus;
+  }
+  return res;
+}
 
 async function stocks(ids: number[]) {
   const rows = await env.DB.prepare(

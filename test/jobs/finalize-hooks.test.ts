@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { processJobMessage } from "../../src/async/bulk/consumer.ts";
-import { onJobFinalized } from "../../src/async/bulk/finalize.ts";
 import type { JobRow } from "../../src/async/bulk/types.ts";
 import { messageIdFor } from "../../src/async/deliveries/enqueue.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { JOB_PIPELINE } from "../../src/queues.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { stageJob } from "../support/jobs.ts";
 import { recordingQueue } from "../support/queues.ts";
@@ -13,13 +12,16 @@ describe("finalized hooks", () => {
   it("run again when the last message is retried after a hook failed (at least once)", async () => {
     const calls: string[] = [];
     let failNext = true;
-    onJobFinalized(async (_env, job: JobRow) => {
-      calls.push(job.status);
-      if (failNext) {
-        failNext = false;
-        throw new Error("queue unavailable");
-      }
-    });
+    const pipeline = {
+      ...JOB_PIPELINE,
+      onFinalized: async (_env: unknown, job: JobRow) => {
+        calls.push(job.status);
+        if (failNext) {
+          failNext = false;
+          throw new Error("queue unavailable");
+        }
+      },
+    };
     const { variantIds } = await createProduct();
     const jobId = await stageJob("variants_bulk_update", [{ id: variantIds[0], warehouse_stock: 9 }], {
       options: { match_by: "id" },
@@ -27,10 +29,10 @@ describe("finalized hooks", () => {
     const quietQueue = recordingQueue().queue;
     const testEnv = { ...env, JOBS_QUEUE: quietQueue, WEBHOOKS_QUEUE: quietQueue };
 
-    await expect(processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS)).rejects.toThrow(
+    await expect(processJobMessage(testEnv, { jobId, chunk: 0 }, pipeline)).rejects.toThrow(
       "queue unavailable",
     );
-    await processJobMessage(testEnv, { jobId, chunk: 0 }, BULK_OPERATIONS);
+    await processJobMessage(testEnv, { jobId, chunk: 0 }, pipeline);
 
     expect(calls).toEqual(["done", "done"]);
     const summaries = await env.DB.prepare(

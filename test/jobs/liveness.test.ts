@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_REDRIVES, stallSeconds, sweepStalledJobs } from "../../src/async/bulk/liveness.ts";
+import { onJobFinalized } from "../../src/resources/webhooks/job-finalized.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { capturingEnv, jobLogs, quietEnv, stageJob, waitForJob } from "../support/jobs.ts";
@@ -41,7 +42,7 @@ describe("job liveness (minutely sweep)", () => {
   it("leaves a job alone while it shows signs of life within the stall time", async () => {
     const { jobId } = await interruptedJob();
     const { testEnv, sent } = capturingEnv();
-    await sweepStalledJobs(testEnv, Date.now() + STALL_MS - 60_000);
+    await sweepStalledJobs(testEnv, Date.now() + STALL_MS - 60_000, onJobFinalized);
     expect(sent.filter((m) => m.jobId === jobId)).toEqual([]);
     expect((await jobRow(jobId))?.redrives).toBe(0);
   });
@@ -49,7 +50,7 @@ describe("job liveness (minutely sweep)", () => {
   it("re-drives a stalled job from its first chunk not yet in the ledger", async () => {
     const { jobId } = await interruptedJob();
     const { testEnv, sent } = capturingEnv();
-    const result = await sweepStalledJobs(testEnv, Date.now() + STALL_MS + 1000);
+    const result = await sweepStalledJobs(testEnv, Date.now() + STALL_MS + 1000, onJobFinalized);
     expect(result.redriven).toContain(jobId);
     expect(sent.filter((m) => m.jobId === jobId)).toEqual([{ jobId, chunk: 1 }]);
     expect(await jobRow(jobId)).toMatchObject({ status: "running", redrives: 1 });
@@ -59,7 +60,10 @@ describe("job liveness (minutely sweep)", () => {
     const { jobId } = await interruptedJob();
     const { testEnv, sent } = capturingEnv();
     const now = Date.now() + STALL_MS + 1000;
-    await Promise.all([sweepStalledJobs(testEnv, now), sweepStalledJobs(testEnv, now)]);
+    await Promise.all([
+      sweepStalledJobs(testEnv, now, onJobFinalized),
+      sweepStalledJobs(testEnv, now, onJobFinalized),
+    ]);
     expect(sent.filter((m) => m.jobId === jobId)).toEqual([{ jobId, chunk: 1 }]);
   });
 
@@ -69,7 +73,7 @@ describe("job liveness (minutely sweep)", () => {
     await env.DB.prepare("UPDATE variants SET warehouse_stock = 7 WHERE id = ?")
       .bind(variantIds[0] as number)
       .run();
-    await sweepStalledJobs(env, Date.now() + STALL_MS + 1000); // the real queue runs the rest
+    await sweepStalledJobs(env, Date.now() + STALL_MS + 1000, onJobFinalized); // the real queue runs the rest
     const job = await waitForJob(jobId);
     expect(job.status).toBe("done");
     expect(job.summary).toMatchObject({ total_records: 5, processed_records: 5, succeeded_records: 5 });
@@ -82,7 +86,7 @@ describe("job liveness (minutely sweep)", () => {
     const jobId = await stageJob("variants_bulk_update", [{ id: p.variantIds[0], warehouse_stock: 61 }], {
       options: { match_by: "id" },
     });
-    await sweepStalledJobs(env, Date.now() + STALL_MS + 1000);
+    await sweepStalledJobs(env, Date.now() + STALL_MS + 1000, onJobFinalized);
     expect((await waitForJob(jobId)).status).toBe("done");
     expect(await stockOf(p.variantIds[0] as number)).toBe(61);
   });
@@ -98,7 +102,7 @@ describe("job liveness (minutely sweep)", () => {
     await deliverToQueue("storefront-jobs", { jobId, chunk: 0 }, quiet);
     await env.DB.prepare("UPDATE jobs SET chunk_count = 1 WHERE id = ?").bind(jobId).run();
     expect((await jobRow(jobId))?.status).toBe("running");
-    await sweepStalledJobs(env, Date.now() + STALL_MS + 1000);
+    await sweepStalledJobs(env, Date.now() + STALL_MS + 1000, onJobFinalized);
     const job = await waitForJob(jobId);
     expect(job.status).toBe("done");
     expect(job.summary).toMatchObject({ processed_records: 1, succeeded_records: 1 });
@@ -110,12 +114,12 @@ describe("job liveness (minutely sweep)", () => {
     let now = Date.now();
     for (let i = 0; i < MAX_REDRIVES; i++) {
       now += STALL_MS + 1000;
-      await sweepStalledJobs(testEnv, now); // each re-drive's message is lost too
+      await sweepStalledJobs(testEnv, now, onJobFinalized); // each re-drive's message is lost too
     }
     expect(sent.filter((m) => m.jobId === jobId)).toHaveLength(MAX_REDRIVES);
     expect((await jobRow(jobId))?.status).toBe("running");
     now += STALL_MS + 1000;
-    const result = await sweepStalledJobs(testEnv, now);
+    const result = await sweepStalledJobs(testEnv, now, onJobFinalized);
     expect(result.given_up).toContain(jobId);
     const job = (await api(`/api/v1/jobs/${jobId}`)).json;
     expect(job.status).toBe("done_with_errors");
@@ -140,7 +144,7 @@ describe("job liveness (minutely sweep)", () => {
   it("progress resets the re-drive count", async () => {
     const { jobId } = await interruptedJob(5);
     const { testEnv } = capturingEnv();
-    await sweepStalledJobs(testEnv, Date.now() + STALL_MS + 1000);
+    await sweepStalledJobs(testEnv, Date.now() + STALL_MS + 1000, onJobFinalized);
     expect((await jobRow(jobId))?.redrives).toBe(1);
     await deliverToQueue("storefront-jobs", { jobId, chunk: 1 }, testEnv);
     expect(await jobRow(jobId)).toMatchObject({ redrives: 0, processed_records: 4 });

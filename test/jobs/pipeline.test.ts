@@ -8,6 +8,8 @@ import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../../
 import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
 import { createDb } from "../../src/db/client.ts";
 import { rawBatch } from "../../src/db/raw.ts";
+import { JOB_PIPELINE } from "../../src/queues.ts";
+import { onJobFinalized } from "../../src/resources/webhooks/job-finalized.ts";
 import { api } from "../support/api.ts";
 import { createProduct } from "../support/factories/catalog.ts";
 import { capturingEnv, type JobView, jobLogs, stageJob, submitBulk, waitForJob } from "../support/jobs.ts";
@@ -303,7 +305,7 @@ describe("queue consumer: failures that are not a record's fault", () => {
     );
     const { testEnv, sent } = capturingEnv();
     await deliver(testEnv, { jobId, chunk: 0 });
-    await processDeadLetter(testEnv, { jobId, chunk: 0 });
+    await processDeadLetter(testEnv, { jobId, chunk: 0 }, JOB_PIPELINE);
     expect(sent).toEqual([{ jobId, chunk: 1 }]);
     expect((await jobOf(jobId)).summary).toMatchObject({ processed_records: 1, failed_records: 0 });
   });
@@ -312,7 +314,7 @@ describe("queue consumer: failures that are not a record's fault", () => {
     const p = await createProduct();
     const jobId = await variantsJob([{ id: p.variantIds[0], warehouse_stock: 1 }]);
     const { testEnv } = capturingEnv();
-    await processDeadLetter(testEnv, { jobId, chunk: 0 });
+    await processDeadLetter(testEnv, { jobId, chunk: 0 }, JOB_PIPELINE);
     const job = await jobOf(jobId);
     expect(job.status).toBe("failed");
     expect(job.summary).toMatchObject({ processed_records: 1, failed_records: 1, log_error_count: 1 });
@@ -350,9 +352,12 @@ describe("finalization", () => {
       .bind(jobId)
       .run();
     const db = createDb(env.DB);
-    const [first, second] = await Promise.all([finalizeJob(env, db, jobId), finalizeJob(env, db, jobId)]);
+    const [first, second] = await Promise.all([
+      finalizeJob(env, db, jobId, onJobFinalized),
+      finalizeJob(env, db, jobId, onJobFinalized),
+    ]);
     expect([first, second].filter((j) => j !== null)).toHaveLength(1);
-    expect(await finalizeJob(env, db, jobId)).toBeNull();
+    expect(await finalizeJob(env, db, jobId, onJobFinalized)).toBeNull();
     const job = await jobOf(jobId);
     expect(job.status).toBe("done_with_errors");
     expect(job.summary.log_info_count).toBe(1);

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { payloadKey } from "../../src/async/bulk/chunking.ts";
-import { onJobFinalized } from "../../src/async/bulk/finalize.ts";
 import { runJobRetention } from "../../src/async/bulk/retention.ts";
+import { onJobFinalized } from "../../src/resources/webhooks/job-finalized.ts";
 import { runScheduled } from "../support/queues.ts";
 
 const DAY = 86_400_000;
@@ -71,7 +71,7 @@ describe("retention (hourly cron)", () => {
     const errors10 = await insertJob("done_with_errors", 10);
     const failed31 = await insertJob("failed", 31);
     const errors31 = await insertJob("done_with_errors", 31);
-    await runJobRetention(env, NOW);
+    await runJobRetention(env, NOW, onJobFinalized);
     expect(await remains(failed10)).toEqual(KEPT);
     expect(await remains(errors10)).toEqual(KEPT);
     expect(await remains(failed31)).toEqual(GONE);
@@ -81,7 +81,7 @@ describe("retention (hourly cron)", () => {
   it("keeps jobs still pending or running within 30 days", async () => {
     const pending = await insertJob("pending", 29);
     const running = await insertJob("running", 29);
-    await runJobRetention(env, NOW);
+    await runJobRetention(env, NOW, onJobFinalized);
     expect(await remains(pending)).toEqual(KEPT);
     expect(await remains(running)).toEqual(KEPT);
   });
@@ -93,8 +93,7 @@ describe("retention (hourly cron)", () => {
     const onFinal = async (_env: unknown, job: { id: string; status: string }) => {
       closedAs[job.id] = job.status;
     };
-    onJobFinalized(onFinal);
-    await runJobRetention(env, NOW);
+    await runJobRetention(env, NOW, onFinal);
     expect(await remains(pending)).toEqual(GONE);
     expect(await remains(running)).toEqual(GONE);
     // They became final first (hooks ran, so subscribers heard of it): nothing processed, so failed.
@@ -108,7 +107,7 @@ describe("retention (hourly cron)", () => {
       await insertJob("running", 45),
       await insertJob("done", 1),
     ];
-    await runJobRetention(env, NOW);
+    await runJobRetention(env, NOW, onJobFinalized);
     const listed = (await env.PAYLOADS.list({ prefix: "jobs/" })).objects.map((o) => o.key);
     const jobIds = new Set(
       (await env.DB.prepare("SELECT id FROM jobs").all<{ id: string }>()).results.map((r) => r.id),
@@ -121,8 +120,8 @@ describe("retention (hourly cron)", () => {
     const old = await insertJob("done", 6);
     // An interrupted run: the payload went, the rows stayed.
     await env.PAYLOADS.delete(payloadKey(old));
-    await runJobRetention(env, NOW);
-    await runJobRetention(env, NOW);
+    await runJobRetention(env, NOW, onJobFinalized);
+    await runJobRetention(env, NOW, onJobFinalized);
     expect(await remains(old)).toEqual(GONE);
   });
 
@@ -135,7 +134,7 @@ describe("retention (hourly cron)", () => {
     )
       .bind(prefix, iso(NOW - 7 * DAY))
       .run();
-    const { jobs } = await runJobRetention(env, NOW);
+    const { jobs } = await runJobRetention(env, NOW, onJobFinalized);
     expect(jobs).toBeGreaterThanOrEqual(450);
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs WHERE id LIKE ?")
       .bind(`${prefix}%`)

@@ -11,7 +11,7 @@ import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { scanJson } from "../../src/http/json-scan.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { JOB_PIPELINE } from "../../src/queues.ts";
 import { api } from "./api.ts";
 import { recordingQueue } from "./queues.ts";
 
@@ -116,7 +116,7 @@ export async function deliverAll(
   let message: JobMessage | undefined = { jobId, chunk: 0 };
   let messages = 0;
   while (message) {
-    await processJobMessage(testEnv, message, BULK_OPERATIONS);
+    await processJobMessage(testEnv, message, JOB_PIPELINE);
     messages++;
     message = jobs.sent.shift();
   }

@@ -6,7 +6,7 @@ import { defineRoute, pathId } from "../../http/route.ts";
 import { acceptBulkJob } from "./accept.ts";
 import { ChunkPlanner } from "./chunking.ts";
 import { dryRunOption } from "./dry-run.ts";
-import type { BulkOperation, BulkOperations } from "./operation.ts";
+import type { BulkOperation } from "./operation.ts";
 
 const Accepted = z
   .array(z.object({ job_id: z.string().uuid(), status: z.literal("pending") }))
@@ -79,12 +79,8 @@ function recordsOf(body: Record<string, unknown>, key: string): ChunkPlanner {
   return records;
 }
 
-/** Mounts every route of every bulk operation, in the registry's order. */
-export function mountBulkOperations(app: OpenAPIHono<AppEnv>, operations: BulkOperations) {
-  for (const op of Object.values(operations)) mountBulkOperation(app, op);
-}
-
-function mountBulkOperation(app: OpenAPIHono<AppEnv>, op: BulkOperation) {
+/** Mounts every route of one bulk operation, in the order of its `routes`. */
+export function mountBulkOperation(app: OpenAPIHono<AppEnv>, op: BulkOperation) {
   const body = acceptedBody(op);
   const bodyDoc = documentedBody(op);
   const accept = (c: Context<AppEnv>, sent: Record<string, unknown>, scope: Record<string, unknown>) =>

@@ -21,7 +21,7 @@ import {
   RECORD_MAX_BYTES,
   spanOf,
 } from "./chunking.ts";
-import { finalizeJob, runFinalizedHooks } from "./finalize.ts";
+import { finalizeJob, type OnJobFinalized } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { BulkOperations } from "./operation.ts";
 import type { JobMessage, JobRow } from "./types.ts";
@@ -47,19 +47,26 @@ interface OpenedChunk {
   reachesEnd: boolean;
 }
 
+/** What the jobs consumer runs: each job type's operation, and what a job's final state sets off. */
+export interface JobPipeline {
+  operations: BulkOperations;
+  onFinalized: OnJobFinalized;
+}
+
 /**
  * Applies one chunk of a job, with the following full chunks of its group (chunkGroup, applyGroup),
  * at most once: the chunks' effects, ledger rows, log entries and the summary counters commit in
  * one batch. A redelivered message finds the ledger row and
  * changes nothing. The invocation that applied the chunk enqueues the next one, or finalizes the
  * job after the last; a crash in between is caught by the liveness sweep (src/async/bulk/liveness.ts).
- * The job's records go to the processor of its operation in `operations`.
+ * The job's records go to the processor of its operation in `pipeline.operations`.
  */
 export async function processJobMessage(
   env: Bindings,
   message: JobMessage,
-  operations: BulkOperations,
+  pipeline: JobPipeline,
 ): Promise<void> {
+  const { operations, onFinalized } = pipeline;
   const started = Date.now();
   const db = createDb(env.DB);
   // The chunk's bytes do not depend on the job row: R2 reads them while D1 answers.
@@ -70,13 +77,13 @@ export async function processJobMessage(
   if (job.status !== "running") {
     // A retried message that finished a job already final: its hooks may have failed, run them again.
     if ((message.chunk === job.chunkCount - 1 || opened.reachesEnd) && isFinal(job))
-      await runFinalizedHooks(env, job);
+      await onFinalized(env, job);
     return;
   }
   if (!range) return;
   if (done.has(WHOLE_CHUNK)) {
     // Applied by an earlier delivery, which moved the job on; finalizing twice is harmless.
-    if (opened.reachesEnd) await finalizeJob(env, db, job.id);
+    if (opened.reachesEnd) await finalizeJob(env, db, job.id, onFinalized);
     return;
   }
   // A chunk not yet touched takes the following ones of its group along (chunkGroup).
@@ -123,7 +130,7 @@ export async function processJobMessage(
     // The replay goes on in a fresh invocation (its own D1 query budget).
     await env.JOBS_QUEUE.send({ jobId: job.id, chunk: outcome.chunk }, { contentType: "json" });
   } else if (outcome.result === "mine") {
-    await advance(env, db, job, outcome.chunk, opened.rangeOf);
+    await advance(env, db, job, outcome.chunk, opened.rangeOf, onFinalized);
   }
 }
 
@@ -217,6 +224,7 @@ async function advance(
   job: JobRow,
   chunk: number,
   rangeOf: (chunk: number) => ChunkRange | undefined,
+  onFinalized: OnJobFinalized,
 ) {
   if (chunk + 1 < job.chunkCount) {
     const next = chunkGroup(chunk + 1, rangeOf);
@@ -228,22 +236,26 @@ async function advance(
     };
     await env.JOBS_QUEUE.send(message, { contentType: "json" });
   } else {
-    await finalizeJob(env, db, job.id);
+    await finalizeJob(env, db, job.id, onFinalized);
   }
 }
 
 /** A message the queue gave up on: its chunk's records fail with OTHER and later chunks still run. */
-export async function processDeadLetter(env: Bindings, message: JobMessage): Promise<void> {
+export async function processDeadLetter(
+  env: Bindings,
+  message: JobMessage,
+  { onFinalized }: JobPipeline,
+): Promise<void> {
   const db = createDb(env.DB);
   const opened = await openChunk(db, message.jobId, message.chunk);
   if (opened?.job.status !== "running" || !opened.range) return;
   const { job, done, range } = opened;
   if (done.has(WHOLE_CHUNK)) {
-    if (opened.reachesEnd) await finalizeJob(env, db, job.id);
+    if (opened.reachesEnd) await finalizeJob(env, db, job.id, onFinalized);
     return;
   }
   const reason = "This chunk could not be processed after repeated attempts.";
   if ((await failChunk(env, job, message.chunk, range, done, reason)) === "mine") {
-    await advance(env, db, job, message.chunk, opened.rangeOf);
+    await advance(env, db, job, message.chunk, opened.rangeOf, onFinalized);
   }
 }

@@ -4,20 +4,13 @@ import type { Bindings, Db } from "../../env.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import type { JobRow } from "./types.ts";
 
-type FinalizedHook = (env: Bindings, job: JobRow) => Promise<void>;
-
-const hooks: FinalizedHook[] = [];
-
 /**
- * Lets later stages (webhooks) react to a job reaching its final state. Hooks run at least once:
- * if one throws, the queue retries the last chunk's message and the hooks run again, so a hook
- * must be idempotent (webhook deliveries use one message id per job and subscription).
+ * What a job reaching its final state sets off (its webhook deliveries), handed to every stage that
+ * finalizes jobs, since no pipeline imports a resource. It runs at least once: if it throws, the
+ * queue retries the last chunk's message and it runs again, so it must be idempotent (webhook
+ * deliveries use one message id per job and subscription).
  */
-export const onJobFinalized = (hook: FinalizedHook) => hooks.push(hook);
-
-export async function runFinalizedHooks(env: Bindings, job: JobRow) {
-  for (const hook of hooks) await hook(env, job);
-}
+export type OnJobFinalized = (env: Bindings, job: JobRow) => Promise<void>;
 
 const OPEN = sql`status IN ('pending', 'running')`;
 
@@ -45,10 +38,10 @@ const finalStatements = (jobId: string, now: string) => [
  * statements only act while the job is not final, and the call whose UPDATE changed the row runs
  * the hooks.
  */
-export async function finalizeJob(env: Bindings, db: Db, jobId: string): Promise<JobRow | null> {
+export async function finalizeJob(env: Bindings, db: Db, jobId: string, onFinalized: OnJobFinalized) {
   const now = isoSeconds();
   const results = await rawBatch(db.$client, finalStatements(jobId, now));
-  return afterFinal(env, db, jobId, results.at(-1));
+  return afterFinal(env, db, jobId, results.at(-1), onFinalized);
 }
 
 /**
@@ -58,7 +51,13 @@ export async function finalizeJob(env: Bindings, db: Db, jobId: string): Promise
  * flight can no longer commit afterwards (its ledger row needs a running job). Null when the job
  * was already final.
  */
-export async function closeJob(env: Bindings, db: Db, jobId: string, reason: string): Promise<JobRow | null> {
+export async function closeJob(
+  env: Bindings,
+  db: Db,
+  jobId: string,
+  reason: string,
+  onFinalized: OnJobFinalized,
+): Promise<JobRow | null> {
   const now = isoSeconds();
   const unprocessed = sql`total_records > processed_records`;
   const results = await rawBatch(db.$client, [
@@ -74,13 +73,19 @@ export async function closeJob(env: Bindings, db: Db, jobId: string, reason: str
       WHERE id = ${jobId} AND ${OPEN} AND ${unprocessed}`,
     ...finalStatements(jobId, now),
   ]);
-  return afterFinal(env, db, jobId, results.at(-1));
+  return afterFinal(env, db, jobId, results.at(-1), onFinalized);
 }
 
-async function afterFinal(env: Bindings, db: Db, jobId: string, update: D1Result | undefined) {
+async function afterFinal(
+  env: Bindings,
+  db: Db,
+  jobId: string,
+  update: D1Result | undefined,
+  onFinalized: OnJobFinalized,
+): Promise<JobRow | null> {
   if ((update?.results ?? []).length === 0) return null;
   const job = await db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, jobId) });
   if (!job) return null;
-  await runFinalizedHooks(env, job);
+  await onFinalized(env, job);
   return job;
 }

@@ -4,7 +4,7 @@ import { rawAll, rawBatch } from "../../db/raw.ts";
 import type { Bindings } from "../../env.ts";
 import { log } from "../../lib/log.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { closeJob } from "./finalize.ts";
+import { closeJob, type OnJobFinalized } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { JobMessage } from "./types.ts";
 
@@ -37,7 +37,7 @@ interface StalledJob {
  * from there, in payload order); after MAX_REDRIVES re-drives without progress it ends final, its
  * unprocessed records failed with one OTHER entry.
  */
-export async function sweepStalledJobs(env: Bindings, now: number) {
+export async function sweepStalledJobs(env: Bindings, now: number, onFinalized: OnJobFinalized) {
   const stall = stallSeconds(env);
   const stalled = await rawAll<StalledJob>(
     env.DB,
@@ -49,7 +49,7 @@ export async function sweepStalledJobs(env: Bindings, now: number) {
   for (const job of stalled) {
     if (job.redrives >= MAX_REDRIVES) {
       const reason = `The job made no progress for ${stall} seconds after ${MAX_REDRIVES} re-drives.`;
-      if (await closeJob(env, createDb(env.DB), job.id, reason)) outcome.given_up.push(job.id);
+      if (await closeJob(env, createDb(env.DB), job.id, reason, onFinalized)) outcome.given_up.push(job.id);
     } else if (await redrive(env, job, isoSeconds(now))) {
       outcome.redriven.push(job.id);
     }

@@ -4,7 +4,7 @@ import { rawBatch } from "../../db/raw.ts";
 import type { Bindings } from "../../env.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { payloadKey } from "./chunking.ts";
-import { closeJob } from "./finalize.ts";
+import { closeJob, type OnJobFinalized } from "./finalize.ts";
 
 /** Jobs per round: one select, one R2 delete (of at most 1,000 keys) and one D1 batch. */
 const BATCH = 100;
@@ -23,6 +23,7 @@ const LONGEST_WINDOW_MS = 30 * DAY_MS;
 export async function runJobRetention(
   env: Bindings,
   now: number,
+  onFinalized: OnJobFinalized,
   maxBatches = 20,
 ): Promise<{ jobs: number }> {
   const db = createDb(env.DB);
@@ -30,7 +31,7 @@ export async function runJobRetention(
     SELECT id FROM jobs WHERE status IN ('pending', 'running') AND created_at <= ${isoSeconds(now - LONGEST_WINDOW_MS)}
     LIMIT ${BATCH}`);
   for (const { id } of abandoned) {
-    await closeJob(env, db, id, "The job did not finish within 30 days.");
+    await closeJob(env, db, id, "The job did not finish within 30 days.", onFinalized);
   }
   let deleted = 0;
   for (let i = 0; i < maxBatches; i++) {

@@ -3,6 +3,7 @@ import { createDb } from "../../db/client.ts";
 import { jobs, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { settleMessage } from "../settle-message.ts";
+import type { DeliveredEvents } from "./events.ts";
 import { buildEvent } from "./payload.ts";
 import {
   DISABLE_AFTER_MS,
@@ -32,6 +33,7 @@ export async function processWebhookBatch(
   batch: WebhookBatch,
   env: WebhookEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
+  events: DeliveredEvents,
 ) {
   const handOff = {
     afterMs: HANDOFF_AFTER_MS,
@@ -42,7 +44,7 @@ export async function processWebhookBatch(
     batch.messages.map((message) =>
       settleMessage(
         message,
-        () => deliverAttempt(env, message.body),
+        () => deliverAttempt(env, message.body, events),
         {
           event: "webhooks.attempt_failed",
           fields: {
@@ -72,6 +74,7 @@ export type AttemptResult = "skipped" | "duplicate" | "succeeded" | "pending" | 
 export async function deliverAttempt(
   env: WebhookEnv,
   message: WebhookMessage,
+  events: DeliveredEvents,
   options: SendOptions = {},
 ): Promise<AttemptResult> {
   const db = createDb(env.DB);
@@ -96,7 +99,7 @@ export async function deliverAttempt(
   const job = jobRows[0];
   let outcome: AttemptOutcome;
   if (job) {
-    const event = buildEvent(message.eventType, job, startedMs);
+    const event = buildEvent(events.named(message.eventType), job, startedMs);
     outcome = await sendSigned(
       env,
       { url: hook.url, secret: hook.secret, messageId: message.messageId, ...event },

@@ -3,7 +3,7 @@ import { rawAll } from "../../db/raw.ts";
 import { describeError } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
 import type { JobRow } from "../bulk/types.ts";
-import { eventFiredBy } from "./events.ts";
+import type { DeliveredEvents } from "./events.ts";
 import type { WebhookEnv, WebhookMessage } from "./types.ts";
 
 const SEND_BATCH_MAX = 100;
@@ -19,14 +19,19 @@ export const messageIdFor = (jobId: string, webhookId: number) =>
   `msg_${jobId.replaceAll("-", "")}_${webhookId}`;
 
 /**
- * The `onJobFinalized` hook: one queue message per active subscription to the event the job's final
- * status fires (events.ts). A failure is logged and rethrown: the job queue then retries its last
- * message, which runs the hook again (message ids are stable, so nothing is delivered twice).
+ * What a job's final state sets off (the finalize hook): one queue message per active subscription
+ * to the event of `events` its final status fires. A failure is logged and rethrown: the job queue
+ * then retries its last message, which runs the hook again (message ids are stable, so nothing is
+ * delivered twice).
  */
-export async function enqueueJobWebhooks(env: WebhookEnv, job: JobRow): Promise<void> {
+export async function enqueueJobWebhooks(
+  env: WebhookEnv,
+  job: JobRow,
+  events: DeliveredEvents,
+): Promise<void> {
   // A dry run changed nothing: there is nothing to tell subscribers.
   if (job.dryRun) return;
-  const event = eventFiredBy(job);
+  const event = events.firedBy(job);
   if (!event) return;
   const eventType = event.name;
   try {

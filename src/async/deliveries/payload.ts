@@ -1,10 +1,11 @@
 import { isoSeconds } from "../../lib/time.ts";
 import type { JobRow } from "../bulk/types.ts";
-import { declaredEvent } from "./events.ts";
+import type { DeliveredEvent } from "./types.ts";
 
 /** The delivery body and its `webhook-timestamp`: the same instant, whole seconds. */
-export function buildEvent(type: string, job: JobRow, nowMs: number) {
-  const data = declaredEvent(type).data.render(job);
+export function buildEvent(event: DeliveredEvent, job: JobRow, nowMs: number) {
+  const type = event.name;
+  const data = event.data.render(job);
   const seconds = Math.floor(nowMs / 1000);
   const timestamp = isoSeconds(seconds * 1000);
   const body = JSON.stringify({ type, timestamp, data });

@@ -7,8 +7,7 @@ type FinalJobStatus = Exclude<JobRow["status"], "pending" | "running">;
 /**
  * A webhook event as deliveries use it: the job status that fires it and how its `data` renders
  * from that job. Events are declared once in src/resources/webhooks/webhooks.events.ts, which adds
- * what documents them; src/index.ts hands the list down (events.ts), since no pipeline imports a
- * resource.
+ * what documents them, and handed down (events.ts), since no pipeline imports a resource.
  */
 export interface DeliveredEvent {
   name: string;

@@ -1,11 +1,18 @@
-import { eq, isNotNull, isNull } from "drizzle-orm";
+import { isNotNull, isNull } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { enumFilter, idsFilter, stringsFilter, translatedSlugFilter } from "../../conventions/filters.ts";
+import {
+  enumFilter,
+  filter,
+  idFilter,
+  idsFilter,
+  stringsFilter,
+  translatedSlugFilter,
+} from "../../conventions/filters.ts";
 import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
-import { boolParam, intParam } from "../../http/params.ts";
+import { boolParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
 import { CATEGORY_STATUSES, CategorySchema } from "./categories.schema.ts";
 
@@ -49,14 +56,11 @@ export const categoryResource = defineResource<{
   filters: {
     category_ids: idsFilter(categories.id, "Category ids (exact)."),
     internal_ids: stringsFilter(categories.internalId, "Category internal ids (exact)."),
-    is_root_folder: {
-      schema: boolParam("true: only top-level categories (no parent); false: only subcategories."),
-      where: (v: boolean) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
-    },
-    parent_id: {
-      schema: intParam({ min: 1, description: "Direct children of this category." }),
-      where: (v: number) => eq(categories.parentId, v),
-    },
+    is_root_folder: filter(
+      boolParam("true: only top-level categories (no parent); false: only subcategories."),
+      (v) => (v ? isNull(categories.parentId) : isNotNull(categories.parentId)),
+    ),
+    parent_id: idFilter(categories.parentId, "Direct children of this category."),
     slug: translatedSlugFilter(
       categories.id,
       {

@@ -1,14 +1,21 @@
 import { eq, gte, ne, type SQL } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters, enumsFilter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
+import {
+  boolFilter,
+  dateRangeFilters,
+  enumsFilter,
+  filter,
+  idsFilter,
+  stringsFilter,
+} from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { contacts } from "../../db/schema/index.ts";
-import { boolParam, enumParam, intParam, stringParam } from "../../http/params.ts";
+import { enumParam, intParam, stringParam } from "../../http/params.ts";
 import { ContactSchema, MKT_STATES } from "./contacts.schema.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
 
-export const CONTACT_VIEWS = ["customers", "subscribers"] as const;
+const CONTACT_VIEWS = ["customers", "subscribers"] as const;
 
 /** First and last name joined; null when both are empty. */
 function fullName(first: string | null, last: string | null): string | null {
@@ -58,51 +65,49 @@ export const contactResource = defineResource<{ row: ContactRow; item: typeof Co
     orders_count: column(contacts.ordersCount),
   },
   filters: {
-    view: {
-      required: true,
-      schema: enumParam(
+    view: filter(
+      enumParam(
         CONTACT_VIEWS,
         "Required. `customers`: contacts with `is_customer`; `subscribers`: contacts whose `mkt_state` is not `not_subscribed`. The view does not change the representation.",
       ),
-      where: (v: (typeof CONTACT_VIEWS)[number]) => VIEWS[v](),
-      // Kept by the contacts triggers of migration 0005, which repeat the conditions of VIEWS.
-      keptCount: (v: (typeof CONTACT_VIEWS)[number]) => `contacts:${v}`,
-    },
+      (v) => VIEWS[v](),
+      {
+        required: true,
+        // Kept by the contacts triggers of migration 0005, which repeat the conditions of VIEWS.
+        keptCount: (v) => `contacts:${v}`,
+      },
+    ),
     contact_ids: idsFilter(contacts.id, "Contact ids."),
     ...dateRangeFilters("created_at", contacts.createdAt, "Created"),
-    customer_type: {
-      schema: stringParam({ description: "Customer type (exact, case-sensitive)." }),
-      where: (v: string) => eq(contacts.customerType, v),
-    },
+    customer_type: filter(stringParam({ description: "Customer type (exact, case-sensitive)." }), (v) =>
+      eq(contacts.customerType, v),
+    ),
     emails: stringsFilter(contacts.email, "E-mail addresses (exact, case-insensitive).", {
       maxLength: 255,
       caseInsensitive: true,
     }),
     internal_ids: stringsFilter(contacts.internalId, "Contact internal ids (exact)."),
-    is_active: { schema: boolParam("Active contacts."), where: (v: boolean) => eq(contacts.isActive, v) },
-    is_agreed_payment_enabled: {
-      schema: boolParam("Contacts allowed to pay on agreed terms."),
-      where: (v: boolean) => eq(contacts.isAgreedPaymentEnabled, v),
-    },
-    is_b2b: { schema: boolParam("Business contacts."), where: (v: boolean) => eq(contacts.isB2b, v) },
-    is_customer: {
-      schema: boolParam("Contacts who made a purchase or completed a registration."),
-      where: (v: boolean) => eq(contacts.isCustomer, v),
-    },
+    is_active: boolFilter(contacts.isActive, "Active contacts."),
+    is_agreed_payment_enabled: boolFilter(
+      contacts.isAgreedPaymentEnabled,
+      "Contacts allowed to pay on agreed terms.",
+    ),
+    is_b2b: boolFilter(contacts.isB2b, "Business contacts."),
+    is_customer: boolFilter(contacts.isCustomer, "Contacts who made a purchase or completed a registration."),
     ...dateRangeFilters("last_login_at", contacts.lastLoginAt, "Last logged in"),
     mkt_state: enumsFilter(
       contacts.mktState,
       MKT_STATES,
       "Marketing states (`not_subscribed`, `subscribed`, `unsubscribed`).",
     ),
-    orders_count_min: {
-      schema: intParam({
+    orders_count_min: filter(
+      intParam({
         min: 1,
         description:
           "Contacts with at least this many orders: a positive integer; 0 is refused since every contact matches it.",
       }),
-      where: (v: number) => gte(contacts.ordersCount, v),
-    },
+      (v) => gte(contacts.ordersCount, v),
+    ),
   },
   sorts: {
     id: { column: contacts.id },

@@ -1,7 +1,7 @@
 import { isNull, or } from "drizzle-orm";
 import { LOG_CODES } from "../../async/bulk/types.ts";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters, enumsFilter } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumsFilter, filter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { JOB_STATUSES, JOB_TYPES, jobLogs, jobs } from "../../db/schema/index.ts";
@@ -47,14 +47,12 @@ export const jobResource = defineResource<{ row: JobRow; item: typeof JobSchema 
     },
   },
   filters: {
-    status: {
-      schema: enumListParam(STATUS_FILTER_VALUES, "Job statuses.", 10),
-      where: (v: string[]) =>
-        jsonIn(
-          jobs.status,
-          v.map((s) => (s === "completed_with_errors" ? "done_with_errors" : s)),
-        ),
-    },
+    status: filter(enumListParam(STATUS_FILTER_VALUES, "Job statuses.", 10), (v) =>
+      jsonIn(
+        jobs.status,
+        v.map((s) => (s === "completed_with_errors" ? "done_with_errors" : s)),
+      ),
+    ),
     type: enumsFilter(jobs.type, JOB_TYPES, "Job types.", 10),
     ...dateRangeFilters("created_at", jobs.createdAt, "Created"),
   },
@@ -94,13 +92,13 @@ export const jobLogResource = defineResource<{ row: LogRow; item: typeof JobLogS
     affected_fields: column(jobLogs.affectedFields, "default"),
   },
   filters: {
-    code: {
-      schema: enumListParam(
+    code: filter(
+      enumListParam(
         CODE_FILTER_VALUES,
         "Log codes; `null` selects informational entries without a code.",
         10,
       ),
-      where: (v: string[]) => {
+      (v) => {
         const codes = v.filter((c) => c !== "null");
         const wantsNull = v.includes("null");
         if (codes.length === 0) return isNull(jobLogs.code);
@@ -108,7 +106,7 @@ export const jobLogResource = defineResource<{ row: LogRow; item: typeof JobLogS
           ? or(jsonIn(jobLogs.code, codes), isNull(jobLogs.code))
           : jsonIn(jobLogs.code, codes);
       },
-    },
+    ),
     severity: enumsFilter(jobLogs.severity, ["ERROR", "INFO", "WARNING"], "Severities."),
     ...dateRangeFilters("created_at", jobLogs.createdAt, "Written"),
   },

@@ -7,6 +7,7 @@ import { batch, countTrip } from "../../db/client.ts";
 import { jobs } from "../../db/schema/index.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
 import { defineRoute } from "../../http/route.ts";
+import { onJobFinalized } from "../webhooks/job-finalized.ts";
 import { jobIdParam } from "./jobs.schema.ts";
 
 const cancelJob: MountRoute = (app, resource) =>
@@ -39,7 +40,7 @@ const cancelJob: MountRoute = (app, resource) =>
       if (!status) throw notFound("Job");
       if (status === "pending" || status === "running") {
         countTrip(c);
-        if (await closeJob(c.env, db, params.id, "The job was canceled.")) {
+        if (await closeJob(c.env, db, params.id, "The job was canceled.", onJobFinalized)) {
           return c.json(await getResource(c, resource, params.id, query), 202);
         }
       }

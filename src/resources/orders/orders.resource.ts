@@ -1,7 +1,7 @@
 import { isNotNull, isNull } from "drizzle-orm";
 import { childRowsLoader } from "../../conventions/child-rows.ts";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters, enumFilter, idsFilter } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumFilter, filter, idsFilter } from "../../conventions/filters.ts";
 import { belongsTo } from "../../conventions/includes.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { orderLineItems, orders } from "../../db/schema/index.ts";
@@ -70,11 +70,21 @@ function lineItem(item: LineItemRow, currency: string) {
   };
 }
 
+const orderLoaders = {
+  lineItems: childRowsLoader(
+    orderLineItems,
+    orderLineItems.orderId,
+    [orderLineItems.orderId, orderLineItems.position, orderLineItems.id],
+    (item) => item,
+  ),
+};
+
 /** Orders are read-only snapshots; amounts are in the shop currency (EUR). */
 export const orderResource = defineResource<{
   row: OrderRow;
   item: typeof OrderSchema;
   includes: "customer";
+  loaders: typeof orderLoaders;
 }>({
   name: "orders",
   label: "Order",
@@ -109,18 +119,10 @@ export const orderResource = defineResource<{
     email: column(orders.email, "default"),
     line_items: {
       needs: ["lineItems"],
-      render: (r, related) =>
-        ((related.lineItems?.get(r.id) ?? []) as LineItemRow[]).map((item) => lineItem(item, r.currency)),
+      render: (r, related) => (related.lineItems?.get(r.id) ?? []).map((item) => lineItem(item, r.currency)),
     },
   },
-  loaders: {
-    lineItems: childRowsLoader(
-      orderLineItems,
-      orderLineItems.orderId,
-      [orderLineItems.orderId, orderLineItems.position, orderLineItems.id],
-      (item) => item,
-    ),
-  },
+  loaders: orderLoaders,
   includes: {
     customer: {
       ...belongsTo<OrderRow>(() => contactResource, {
@@ -143,10 +145,10 @@ export const orderResource = defineResource<{
       WAREHOUSE_RELEASE_STATUSES,
       "Warehouse release status.",
     ),
-    is_canceled: {
-      schema: boolParam("`true`: canceled orders (`canceled_at` set); `false`: the others."),
-      where: (v: boolean) => (v ? isNotNull(orders.canceledAt) : isNull(orders.canceledAt)),
-    },
+    is_canceled: filter(
+      boolParam("`true`: canceled orders (`canceled_at` set); `false`: the others."),
+      (v) => (v ? isNotNull(orders.canceledAt) : isNull(orders.canceledAt)),
+    ),
     order_ids: idsFilter(orders.id, "Order ids."),
   },
   sorts: { created_at: { column: orders.createdAt }, id: { column: orders.id } },

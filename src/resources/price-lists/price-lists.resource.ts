@@ -2,7 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, getTableColumns, getTableName, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
-import { idsFilter, stringsFilter } from "../../conventions/filters.ts";
+import { boolFilter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
+import { loader } from "../../conventions/loader.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
 import {
   brands,
@@ -13,7 +14,6 @@ import {
   priceLists,
 } from "../../db/schema/index.ts";
 import { indexedBy } from "../../db/stated-plans.ts";
-import { boolParam } from "../../http/params.ts";
 import { money, toScale } from "../../lib/money.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
@@ -22,24 +22,24 @@ import { PriceListSchema } from "./price-lists.schema.ts";
 type PriceListRow = typeof priceLists.$inferSelect;
 type PriceList = z.output<typeof PriceListSchema>;
 
-interface DiscountJoinRow {
-  priceListId: number;
-  discountId: number;
-  discount: string;
-  target: { id: number } | null;
-}
+type CategoryDiscount = NonNullable<PriceList["category_discounts"]>[number];
+type BrandDiscount = NonNullable<PriceList["brand_discounts"]>[number];
+
+/** A discount row's target (null for a discount without one): categories and brands are keyed by `id`. */
+const targetOf = (row: { target: Record<string, unknown> | null }) => row.target as { id: number } | null;
 
 /**
  * The discounts of one kind for a page of price lists, with their target rows (categories or
  * brands) in one query; the engine renders the targets in their default representation (nested).
+ * `Discount` is the contract's entry, whose `key` lists the targets.
  */
-function discountsLoader(
+function discountsLoader<Discount extends { discount: string }>(
   kind: "category" | "brand",
   link: { table: SQLiteTable; discountId: SQLiteColumn; targetId: SQLiteColumn; position: SQLiteColumn },
   target: { table: SQLiteTable; id: SQLiteColumn; resource: () => AnyResource },
-  key: "categories" | "brands",
-): Loader {
-  return {
+  key: Exclude<keyof Discount, "discount"> & string,
+): Loader<Discount[]> {
+  return loader({
     query: (db, ids) =>
       db
         .select({
@@ -67,13 +67,13 @@ function discountsLoader(
     nested: {
       [key]: {
         resource: target.resource,
-        rows: (result) => (result as DiscountJoinRow[]).flatMap((r) => (r.target ? [r.target] : [])),
+        rows: (rows) => rows.flatMap((r) => targetOf(r) ?? []),
       },
     },
-    collect: (result, nested) => {
+    collect: (rows, nested) => {
       const rendered = nested[key] ?? new Map();
       const byList = new Map<number, Map<number, { targets: unknown[]; discount: string }>>();
-      for (const r of result as DiscountJoinRow[]) {
+      for (const r of rows) {
         let discounts = byList.get(r.priceListId);
         if (!discounts) {
           discounts = new Map();
@@ -84,21 +84,52 @@ function discountsLoader(
           entry = { targets: [], discount: toScale(r.discount, 2) };
           discounts.set(r.discountId, entry);
         }
-        const object = r.target ? rendered.get(r.target.id) : undefined;
+        const targetRow = targetOf(r);
+        const object = targetRow ? rendered.get(targetRow.id) : undefined;
         if (object) entry.targets.push(object);
       }
-      return new Map(
-        [...byList].map(([listId, discounts]) => [
-          listId,
-          [...discounts.values()].map((d) => ({ [key]: d.targets, discount: d.discount })),
-        ]),
-      );
+      // The targets are the engine's renderings of their resource's default representation, which
+      // the contract's entry lists under `key` (the contract test checks the two agree).
+      const entries = (discounts: Map<number, { targets: unknown[]; discount: string }>) =>
+        [...discounts.values()].map(
+          (d) => ({ [key]: d.targets, discount: d.discount }) as unknown as Discount,
+        );
+      return new Map([...byList].map(([listId, discounts]) => [listId, entries(discounts)]));
     },
-  };
+  });
 }
 
+const priceListLoaders = {
+  categoryDiscounts: discountsLoader<CategoryDiscount>(
+    "category",
+    {
+      table: priceListDiscountCategories,
+      discountId: priceListDiscountCategories.discountId,
+      targetId: priceListDiscountCategories.categoryId,
+      position: priceListDiscountCategories.position,
+    },
+    { table: categories, id: categories.id, resource: () => categoryResource },
+    "categories",
+  ),
+  brandDiscounts: discountsLoader<BrandDiscount>(
+    "brand",
+    {
+      table: priceListDiscountBrands,
+      discountId: priceListDiscountBrands.discountId,
+      targetId: priceListDiscountBrands.brandId,
+      position: priceListDiscountBrands.position,
+    },
+    { table: brands, id: brands.id, resource: () => brandResource },
+    "brands",
+  ),
+};
+
 /** Price lists: discounts embed their categories and brands, which follow `locales`. */
-export const priceListResource = defineResource<{ row: PriceListRow; item: typeof PriceListSchema }>({
+export const priceListResource = defineResource<{
+  row: PriceListRow;
+  item: typeof PriceListSchema;
+  loaders: typeof priceListLoaders;
+}>({
   name: "price-lists",
   label: "Price list",
   path: "/price-lists",
@@ -126,44 +157,18 @@ export const priceListResource = defineResource<{ row: PriceListRow; item: typeo
     category_discounts: {
       kind: "default",
       needs: ["categoryDiscounts"],
-      render: (r, related) => (related.categoryDiscounts?.get(r.id) as PriceList["category_discounts"]) ?? [],
+      render: (r, related) => related.categoryDiscounts?.get(r.id) ?? [],
     },
     brand_discounts: {
       kind: "default",
       needs: ["brandDiscounts"],
-      render: (r, related) => (related.brandDiscounts?.get(r.id) as PriceList["brand_discounts"]) ?? [],
+      render: (r, related) => related.brandDiscounts?.get(r.id) ?? [],
     },
   },
-  loaders: {
-    categoryDiscounts: discountsLoader(
-      "category",
-      {
-        table: priceListDiscountCategories,
-        discountId: priceListDiscountCategories.discountId,
-        targetId: priceListDiscountCategories.categoryId,
-        position: priceListDiscountCategories.position,
-      },
-      { table: categories, id: categories.id, resource: () => categoryResource },
-      "categories",
-    ),
-    brandDiscounts: discountsLoader(
-      "brand",
-      {
-        table: priceListDiscountBrands,
-        discountId: priceListDiscountBrands.discountId,
-        targetId: priceListDiscountBrands.brandId,
-        position: priceListDiscountBrands.position,
-      },
-      { table: brands, id: brands.id, resource: () => brandResource },
-      "brands",
-    ),
-  },
+  loaders: priceListLoaders,
   filters: {
     internal_ids: stringsFilter(priceLists.internalId, "Price-list internal ids (exact)."),
-    is_active: {
-      schema: boolParam("true: only active price lists; false: only inactive ones."),
-      where: (v: boolean) => eq(priceLists.isActive, v),
-    },
+    is_active: boolFilter(priceLists.isActive, "true: only active price lists; false: only inactive ones."),
     price_list_ids: idsFilter(priceLists.id, "Price-list ids (exact)."),
   },
   sorts: { id: { column: priceLists.id } },

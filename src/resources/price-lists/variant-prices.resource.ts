@@ -1,7 +1,8 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { idsFilter, stringsFilter, viaRelated } from "../../conventions/filters.ts";
-import { defineResource, type FieldDef } from "../../conventions/resource.ts";
+import { filter, idFilter, idsFilter, stringsFilter, viaRelated } from "../../conventions/filters.ts";
+import { loader } from "../../conventions/loader.ts";
+import { defineResource, type FieldDef, type RelatedOf } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
@@ -13,7 +14,7 @@ import {
   variants,
   variantTranslations,
 } from "../../db/schema/index.ts";
-import { intParam, stringListParam } from "../../http/params.ts";
+import { stringListParam } from "../../http/params.ts";
 import { pathId } from "../../http/route.ts";
 import { storedMoney } from "../../lib/money.ts";
 import { PriceListVariantPriceSchema } from "./price-lists.schema.ts";
@@ -21,31 +22,65 @@ import { PriceListVariantPriceSchema } from "./price-lists.schema.ts";
 /** Keyed by `variant_id` within one price list: the engine aliases it as the row `id`. */
 type VariantPriceRow = typeof priceListVariantPrices.$inferSelect & { id: number };
 
-interface VariantInfo {
-  id: number;
-  internalId: string | null;
-  sku: string | null;
-  ean: string | null;
-  productId: number;
-  productInternalId: string | null;
-  supplierId: number | null;
-  supplierInternalId: string | null;
-  variantName: string | null;
-  productName: string | null;
-}
+const variantPriceLoaders = {
+  /** Each price row's variant with its product, supplier and names in the store's primary locale. */
+  variantInfo: loader({
+    query: (db, ids, ctx) =>
+      db
+        // Every column named as its key (`id`, `internal_id` and `name` appear in several of
+        // these tables, and in a D1 batch rows map by column name).
+        .select(
+          keyedColumns({
+            id: variants.id,
+            internalId: variants.internalId,
+            sku: variants.sku,
+            ean: variants.ean,
+            productId: products.id,
+            productInternalId: products.internalId,
+            supplierId: suppliers.id,
+            supplierInternalId: suppliers.internalId,
+            variantName: variantTranslations.name,
+            productName: productTranslations.name,
+          }),
+        )
+        .from(variants)
+        .innerJoin(products, eq(products.id, variants.productId))
+        .leftJoin(suppliers, eq(suppliers.id, products.supplierId))
+        .leftJoin(
+          variantTranslations,
+          and(
+            eq(variantTranslations.variantId, variants.id),
+            eq(variantTranslations.locale, ctx.store.primaryLocale),
+          ),
+        )
+        .leftJoin(
+          productTranslations,
+          and(
+            eq(productTranslations.productId, products.id),
+            eq(productTranslations.locale, ctx.store.primaryLocale),
+          ),
+        )
+        .where(ids.in(variants.id)),
+    collect: (rows) => new Map(rows.map((r) => [r.id, r])),
+  }),
+};
 
-const info = (row: VariantPriceRow, related: Record<string, Map<number, unknown>>) =>
-  related.variantInfo?.get(row.id) as VariantInfo | undefined;
+type VariantPriceRelated = RelatedOf<typeof variantPriceLoaders>;
+
+const info = (row: VariantPriceRow, related: VariantPriceRelated) => related.variantInfo?.get(row.id);
 
 /** Rows whose variant matches `condition` (on `variants`, joined to its product and supplier). */
 const variantWhere = (condition: SQL) =>
   sql`${priceListVariantPrices.variantId} IN (SELECT ${variants.id} FROM ${variants} INNER JOIN ${products} ON ${products.id} = ${variants.productId} WHERE ${condition})`;
 
-const variantInfoField = <K extends keyof VariantInfo>(key: K) => ({
-  kind: "default" as const,
+type VariantInfo = NonNullable<ReturnType<typeof info>>;
+
+const variantInfoField = <K extends keyof VariantInfo>(
+  key: K,
+): FieldDef<VariantPriceRow, VariantInfo[K] | null, VariantPriceRelated> => ({
+  kind: "default",
   needs: ["variantInfo"],
-  render: (r: VariantPriceRow, related: Record<string, Map<number, unknown>>) =>
-    info(r, related)?.[key] ?? null,
+  render: (r, related) => info(r, related)?.[key] ?? null,
 });
 
 /**
@@ -56,6 +91,7 @@ const variantInfoField = <K extends keyof VariantInfo>(key: K) => ({
 export const variantPriceResource = defineResource<{
   row: VariantPriceRow;
   item: typeof PriceListVariantPriceSchema;
+  loaders: typeof variantPriceLoaders;
 }>({
   name: "price-list-variant-prices",
   label: "Price-list variant price",
@@ -81,7 +117,7 @@ export const variantPriceResource = defineResource<{
     variant_id: column(priceListVariantPrices.variantId, "fixed"),
     variant_internal_id: variantInfoField("internalId"),
     // A price row's variant always exists (its prices go with it), so the lookup finds its product.
-    product_id: variantInfoField("productId") as FieldDef<VariantPriceRow, number>,
+    product_id: variantInfoField("productId") as FieldDef<VariantPriceRow, number, VariantPriceRelated>,
     product_internal_id: variantInfoField("productInternalId"),
     ean: variantInfoField("ean"),
     sku: variantInfoField("sku"),
@@ -99,47 +135,7 @@ export const variantPriceResource = defineResource<{
     min_quantity: column(priceListVariantPrices.minQuantity, "default"),
     quantity_factor: column(priceListVariantPrices.quantityFactor, "default"),
   },
-  loaders: {
-    variantInfo: {
-      query: (db, ids, ctx) =>
-        db
-          // Every column named as its key (`id`, `internal_id` and `name` appear in several of
-          // these tables, and in a D1 batch rows map by column name).
-          .select(
-            keyedColumns({
-              id: variants.id,
-              internalId: variants.internalId,
-              sku: variants.sku,
-              ean: variants.ean,
-              productId: products.id,
-              productInternalId: products.internalId,
-              supplierId: suppliers.id,
-              supplierInternalId: suppliers.internalId,
-              variantName: variantTranslations.name,
-              productName: productTranslations.name,
-            }),
-          )
-          .from(variants)
-          .innerJoin(products, eq(products.id, variants.productId))
-          .leftJoin(suppliers, eq(suppliers.id, products.supplierId))
-          .leftJoin(
-            variantTranslations,
-            and(
-              eq(variantTranslations.variantId, variants.id),
-              eq(variantTranslations.locale, ctx.store.primaryLocale),
-            ),
-          )
-          .leftJoin(
-            productTranslations,
-            and(
-              eq(productTranslations.productId, products.id),
-              eq(productTranslations.locale, ctx.store.primaryLocale),
-            ),
-          )
-          .where(ids.in(variants.id)),
-      collect: (result) => new Map((result as VariantInfo[]).map((r) => [r.id, r])),
-    },
-  },
+  loaders: variantPriceLoaders,
   filters: {
     ean: viaRelated(variantWhere, stringsFilter(variants.ean, "Variant EANs (exact).", { maxLength: 64 })),
     product_ids: viaRelated(variantWhere, idsFilter(variants.productId, "Product ids.", 200)),
@@ -154,19 +150,19 @@ export const variantPriceResource = defineResource<{
         caseInsensitive: true,
       }),
     ),
-    supplier_id: {
-      schema: intParam({ min: 1, description: "Variants whose product has this supplier." }),
-      where: (v: number) => variantWhere(eq(products.supplierId, v)),
-    },
-    supplier_internal_id: {
-      schema: stringListParam("Supplier internal ids (exact).", 200, 100),
+    supplier_id: viaRelated(
+      variantWhere,
+      idFilter(products.supplierId, "Variants whose product has this supplier."),
+    ),
+    supplier_internal_id: filter(
+      stringListParam("Supplier internal ids (exact).", 200, 100),
       // The supplier's id first, so the products' supplier index finds its products (a join to
       // suppliers made SQLite walk every product of the catalog).
-      where: (v: string[]) =>
+      (v) =>
         variantWhere(
           sql`${products.supplierId} IN (SELECT ${suppliers.id} FROM ${suppliers} WHERE ${jsonIn(suppliers.internalId, v)})`,
         ),
-    },
+    ),
     variant_ids: idsFilter(priceListVariantPrices.variantId, "Variant ids.", 200),
     variant_internal_ids: viaRelated(
       variantWhere,

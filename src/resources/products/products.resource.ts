@@ -4,12 +4,14 @@ import { column } from "../../conventions/column-field.ts";
 import {
   dateRangeFilters,
   enumFilter,
+  filter,
   idsFilter,
   stringsFilter,
   translatedSlugFilter,
   viaRelated,
 } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
+import { loader } from "../../conventions/loader.ts";
 import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { hasRelated } from "../../conventions/sql.ts";
@@ -46,11 +48,36 @@ const withVariant = (condition: SQL) => hasRelated(products.id, variants.product
 const inCategoryTrees = (ids: number[]) =>
   sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM tree CROSS JOIN categories c ON c.parent_id = tree.id) SELECT id FROM tree))`;
 
+const productLoaders = {
+  images: childRowsLoader(
+    productImages,
+    productImages.productId,
+    [productImages.productId, productImages.position],
+    (img): ProductImage => ({ id: img.id, fullsize: img.url, position: img.position }),
+  ),
+  variantsCount: loader({
+    query: (db, ids) =>
+      db
+        .select(keyedColumns({ productId: variants.productId, n: count() }))
+        .from(variants)
+        .where(ids.in(variants.productId))
+        .groupBy(variants.productId),
+    collect: (rows) => new Map(rows.map((r) => [r.productId, r.n])),
+  }),
+  categoryIds: childRowsLoader(
+    productCategories,
+    productCategories.productId,
+    [productCategories.productId, productCategories.position],
+    (link) => link.categoryId,
+  ),
+};
+
 export const productResource = defineResource<{
   row: ProductRow;
   translationRow: ProductTranslationRow;
   item: typeof ProductSchema;
   includes: "supplier" | "brand" | "categories" | "variants";
+  loaders: typeof productLoaders;
 }>({
   name: "products",
   label: "Product",
@@ -72,12 +99,12 @@ export const productResource = defineResource<{
     images: {
       kind: "default",
       needs: ["images"],
-      render: (r, related) => (related.images?.get(r.id) as ProductImage[] | undefined) ?? [],
+      render: (r, related) => related.images?.get(r.id) ?? [],
     },
     variants_count: {
       kind: "default",
       needs: ["variantsCount"],
-      render: (r, related) => (related.variantsCount?.get(r.id) as number | undefined) ?? 0,
+      render: (r, related) => related.variantsCount?.get(r.id) ?? 0,
     },
     stock_management: column(products.stockManagement),
     online_availability: column(products.onlineAvailability),
@@ -85,7 +112,7 @@ export const productResource = defineResource<{
     brand_id: column(products.brandId),
     category_ids: {
       needs: ["categoryIds"],
-      render: (r, related) => (related.categoryIds?.get(r.id) as number[] | undefined) ?? [],
+      render: (r, related) => related.categoryIds?.get(r.id) ?? [],
     },
     created_at: column(products.createdAt),
     updated_at: column(products.updatedAt),
@@ -102,30 +129,7 @@ export const productResource = defineResource<{
       ...pageTextFields(productTranslations),
     },
   },
-  loaders: {
-    images: childRowsLoader(
-      productImages,
-      productImages.productId,
-      [productImages.productId, productImages.position],
-      (img): ProductImage => ({ id: img.id, fullsize: img.url, position: img.position }),
-    ),
-    variantsCount: {
-      query: (db, ids) =>
-        db
-          .select(keyedColumns({ productId: variants.productId, n: count() }))
-          .from(variants)
-          .where(ids.in(variants.productId))
-          .groupBy(variants.productId),
-      collect: (result) =>
-        new Map((result as { productId: number; n: number }[]).map((r) => [r.productId, r.n])),
-    },
-    categoryIds: childRowsLoader(
-      productCategories,
-      productCategories.productId,
-      [productCategories.productId, productCategories.position],
-      (link) => link.categoryId,
-    ),
-  },
+  loaders: productLoaders,
   includes: {
     supplier: belongsTo<ProductRow>(() => supplierResource, {
       fk: products.supplierId,
@@ -151,10 +155,10 @@ export const productResource = defineResource<{
   },
   filters: {
     brand_ids: idsFilter(products.brandId, "Brand ids."),
-    category_ids: {
-      schema: intListParam("Category ids; products in descendant categories match too.", 50),
-      where: (v: number[]) => inCategoryTrees(v),
-    },
+    category_ids: filter(
+      intListParam("Category ids; products in descendant categories match too.", 50),
+      (v) => inCategoryTrees(v),
+    ),
     ...dateRangeFilters("created_at", products.createdAt, "Created"),
     ...dateRangeFilters(
       "updated_at",

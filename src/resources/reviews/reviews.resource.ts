@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { dateRangeFilters, enumFilter } from "../../conventions/filters.ts";
+import { dateRangeFilters, enumFilter, filter, idFilter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { assertLocalesEnabled } from "../../conventions/store-settings.ts";
 import { reviews } from "../../db/schema/index.ts";
-import { intParam, listParam, parsePlainInt } from "../../http/params.ts";
+import { listParam, parsePlainInt } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
@@ -69,23 +69,17 @@ export const reviewResource = defineResource<{ row: ReviewRow; item: typeof Revi
   },
   filters: {
     ...dateRangeFilters("created_at", reviews.createdAt, "Reviews created"),
-    locale: {
-      schema: localeFilter,
-      where: (v: string, ctx) => {
-        // Supported but not enabled is unsupported too.
-        assertLocalesEnabled(ctx.store, [v], (l) => ({
-          location: "query",
-          path: "locale",
-          message: `${l} is not enabled for this store`,
-        }));
-        return eq(reviews.locale, v);
-      },
-    },
-    product_id: {
-      schema: intParam({ min: 1, description: "Reviews of this product." }),
-      where: (v: number) => eq(reviews.productId, v),
-    },
-    rating: { schema: ratingFilter, where: (v: number[]) => jsonIn(reviews.rating, v) },
+    locale: filter(localeFilter, (v, ctx) => {
+      // Supported but not enabled is unsupported too.
+      assertLocalesEnabled(ctx.store, [v], (l) => ({
+        location: "query",
+        path: "locale",
+        message: `${l} is not enabled for this store`,
+      }));
+      return eq(reviews.locale, v);
+    }),
+    product_id: idFilter(reviews.productId, "Reviews of this product."),
+    rating: filter(ratingFilter, (v) => jsonIn(reviews.rating, v)),
     status: enumFilter(reviews.status, REVIEW_STATUSES, "Publication status."),
     type: enumFilter(reviews.type, REVIEW_TYPES, "`product` or `store` reviews (absent: both)."),
   },

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
-import { defineResource, type RenderContext } from "../../conventions/resource.ts";
+import { loader } from "../../conventions/loader.ts";
+import { defineResource, type RelatedOf, type RenderContext } from "../../conventions/resource.ts";
 import { keyIn } from "../../conventions/sql.ts";
 import { translatedColumn } from "../../conventions/translated-column.ts";
 import { keyedColumns, tableColumns } from "../../db/keyed-columns.ts";
@@ -48,19 +49,51 @@ function marketPrice(row: PriceRow, today: string): MarketPrice {
   };
 }
 
-type PricesByVariant = Map<number, Map<string, PriceRow>>;
-
 // A Set: the check runs for every price row of a page.
 const KNOWN_MARKETS = new Set(MARKETS.map((m) => m.key));
+
+const variantLoaders = {
+  /** Each variant's price rows by market, for the markets of the request's locales. */
+  prices: loader({
+    query: (db, ids, ctx) =>
+      db
+        .select(tableColumns(variantPrices))
+        .from(variantPrices)
+        .where(and(ids.in(variantPrices.variantId), keyIn(variantPrices.market, ctx.markets))),
+    collect: (rows) => {
+      const out = new Map<number, Map<string, PriceRow>>();
+      for (const row of rows) {
+        if (!KNOWN_MARKETS.has(row.market)) continue;
+        let byMarket = out.get(row.variantId);
+        if (!byMarket) {
+          byMarket = new Map();
+          out.set(row.variantId, byMarket);
+        }
+        byMarket.set(row.market, row);
+      }
+      return out;
+    },
+  }),
+  stockManagement: loader({
+    query: (db, ids) =>
+      db
+        .select(keyedColumns({ id: variants.id, mode: products.stockManagement }))
+        // Driven by the ids (IdSet.rows): as `variants JOIN products WHERE variants.id IN (…)`, stale
+        // statistics had SQLite scan `products` first.
+        .from(sql`${ids.rows("i")} CROSS JOIN ${variants} CROSS JOIN ${products}`)
+        .where(and(eq(variants.id, sql`i.id`), eq(products.id, variants.productId))),
+    collect: (rows) => new Map(rows.map((r) => [r.id, r.mode])),
+  }),
+};
 
 /** One entry per market of the requested locales: `show` of its price row, or null where the variant has none. */
 function byRequestedMarket<T>(
   row: VariantRow,
-  related: Record<string, Map<number, unknown>>,
+  related: RelatedOf<typeof variantLoaders>,
   ctx: RenderContext,
   show: (price: PriceRow, today: string) => T,
 ) {
-  const byMarket = (related.prices as PricesByVariant | undefined)?.get(row.id);
+  const byMarket = related.prices?.get(row.id);
   const out: Record<string, T | null> = {};
   for (const m of ctx.markets) {
     const price = byMarket?.get(m);
@@ -74,6 +107,7 @@ export const variantResource = defineResource<{
   translationRow: VariantTranslationRow;
   item: typeof VariantSchema;
   into: { selling_price: "prices" };
+  loaders: typeof variantLoaders;
 }>({
   name: "variants",
   label: "Variant",
@@ -130,38 +164,7 @@ export const variantResource = defineResource<{
     localeColumn: variantTranslations.locale,
     fields: { name: translatedColumn(variantTranslations.name, "default") },
   },
-  loaders: {
-    prices: {
-      query: (db, ids, ctx) =>
-        db
-          .select(tableColumns(variantPrices))
-          .from(variantPrices)
-          .where(and(ids.in(variantPrices.variantId), keyIn(variantPrices.market, ctx.markets))),
-      collect: (result) => {
-        const out: PricesByVariant = new Map();
-        for (const row of result as PriceRow[]) {
-          if (!KNOWN_MARKETS.has(row.market)) continue;
-          let byMarket = out.get(row.variantId);
-          if (!byMarket) {
-            byMarket = new Map();
-            out.set(row.variantId, byMarket);
-          }
-          byMarket.set(row.market, row);
-        }
-        return out;
-      },
-    },
-    stockManagement: {
-      // Driven by the ids (IdSet.rows): as `variants JOIN products WHERE variants.id IN (…)`, stale
-      // statistics had SQLite scan `products` first.
-      query: (db, ids) =>
-        db
-          .select(keyedColumns({ id: variants.id, mode: products.stockManagement }))
-          .from(sql`${ids.rows("i")} CROSS JOIN ${variants} CROSS JOIN ${products}`)
-          .where(and(eq(variants.id, sql`i.id`), eq(products.id, variants.productId))),
-      collect: (result) => new Map((result as { id: number; mode: string }[]).map((r) => [r.id, r.mode])),
-    },
-  },
+  loaders: variantLoaders,
   sorts: { id: { column: variants.id }, name: { translated: variantTranslations.name } },
   defaultSort: "id_asc",
 });

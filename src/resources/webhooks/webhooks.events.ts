@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { deliveredEvents } from "../../async/deliveries/events.ts";
 import type { DeliveredData, DeliveredEvent } from "../../async/deliveries/types.ts";
 import { rowRenderer } from "../../conventions/row-renderer.ts";
 import { jobResource } from "../jobs/jobs.resource.ts";
@@ -57,8 +58,8 @@ const JOB_DATA: EventData = {
 /**
  * Every event a subscription can ask for, in the documents' order; one entry declares an event. The
  * subscription schemas' enum and description, the documented outgoing webhooks (webhooks.outgoing.ts)
- * and the enqueueing (src/index.ts hands this list to the deliveries) derive from it; the delivery
- * pipeline serves any entry unchanged. docs/webhooks.md describes the events for readers.
+ * and the deliveries (DELIVERED_EVENTS, handed to the webhooks consumer and the finalize hook) derive
+ * from it; the delivery pipeline serves any entry unchanged. docs/webhooks.md describes the events for readers.
  */
 export const WEBHOOK_EVENTS = [
   {
@@ -87,3 +88,6 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number]["name"];
 
 export const WEBHOOK_EVENT_NAMES: WebhookEventName[] = WEBHOOK_EVENTS.map((event) => event.name);
+
+/** The events as the delivery pipeline serves them (checked: a job status fires at most one). */
+export const DELIVERED_EVENTS = deliveredEvents(WEBHOOK_EVENTS);

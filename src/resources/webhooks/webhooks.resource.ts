@@ -1,4 +1,5 @@
 import { column } from "../../conventions/column-field.ts";
+import { filter } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { webhookDeliveries, webhooks } from "../../db/schema/index.ts";
@@ -79,24 +80,24 @@ export const webhookDeliveryResource = defineResource<{
     next_retry_at: column(webhookDeliveries.nextRetryAt, "default"),
   },
   filters: {
-    status: {
-      schema: listParam(enumItem(["pending", "succeeded", "failed"] as const), {
+    status: filter(
+      listParam(enumItem(["pending", "succeeded", "failed"] as const), {
         itemType: "string",
         max: 3,
         description: "Attempt statuses.",
       }),
-      where: (v: string[]) => jsonIn(webhookDeliveries.status, v),
-    },
-    job_ids: {
-      schema: listParam(
+      (v) => jsonIn(webhookDeliveries.status, v),
+    ),
+    job_ids: filter(
+      listParam(
         (raw) =>
           /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(raw)
             ? { ok: true, value: raw.toLowerCase() }
             : { ok: false, message: "is not a UUID" },
         { itemType: "string", max: 200, description: "Job ids." },
       ),
-      where: (v: string[]) => jsonIn(webhookDeliveries.jobId, v),
-    },
+      (v) => jsonIn(webhookDeliveries.jobId, v),
+    ),
   },
   sorts: { created_at: { column: webhookDeliveries.createdAt } },
   defaultSort: "created_at_desc",
