@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_PATH } from "../../src/docs/docs.routes.ts";
-import { api } from "../support/api.ts";
+import { api, send as sendRequest } from "../support/api.ts";
+import { KEYS } from "../support/keys.ts";
 
 /**
  * A write route that declares no body (a cancel, a delete) still runs the body checks in the order
@@ -81,6 +82,43 @@ describe("write routes without a declared body", () => {
         const res = await send(op, body);
         expect(res.status, `${op.method} ${op.path} ${body}`).toBe(404);
       }
+    }
+  });
+
+  it("take a body stream of no bytes and no Content-Type as no body (a bodiless POST through a proxy)", async () => {
+    for (const op of bodyless) {
+      for (const chunks of [[], [new Uint8Array(0)]]) {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+        const request = new Request(`https://api.test${unknownPath(op)}`, {
+          method: op.method.toUpperCase(),
+          headers: { authorization: `Bearer ${KEYS.all}` },
+          body,
+        });
+        const res = await sendRequest(request);
+        expect(res.status, `${op.method} ${op.path}`).toBe(404);
+      }
+    }
+  });
+
+  it("answer 415 for a body stream of bytes without a Content-Type", async () => {
+    for (const op of bodyless) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("x"));
+          controller.close();
+        },
+      });
+      const request = new Request(`https://api.test${unknownPath(op)}`, {
+        method: op.method.toUpperCase(),
+        headers: { authorization: `Bearer ${KEYS.all}` },
+        body,
+      });
+      expect((await sendRequest(request)).status, `${op.method} ${op.path}`).toBe(415);
     }
   });
 
