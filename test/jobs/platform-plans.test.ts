@@ -136,6 +136,10 @@ async function captureStatements(): Promise<Capture> {
     events: ["job.done", "job.done_with_errors", "job.failed"],
   });
   await call("webhook update", "PATCH", `/api/v1/webhooks/${hook.id}`, { description: "plans" });
+  const failing = await call("webhook create (failing receiver)", "POST", "/api/v1/webhooks", {
+    url: `${inject("fixtureOrigin")}/webhooks/failing/plan-hook`,
+    events: ["job.done"],
+  });
   const keyed = { name: "Plan keyed", translations: {} };
   await call("idempotency key first use", "POST", "/api/v1/brands", keyed, "plan-key-1");
   await call("idempotency key replay", "POST", "/api/v1/brands", keyed, "plan-key-1");
@@ -146,10 +150,12 @@ async function captureStatements(): Promise<Capture> {
     options: { match_by: "id" },
   });
   await drainJobs("job chunk, ledger, finalize, webhooks queued");
-  step("webhook delivery");
+  step("webhook delivery, success and retry");
   const queued = [...hooks.sent, ...hooks.batched.map((m) => m.body)];
-  expect(queued.length).toBeGreaterThan(0);
+  expect(queued.map((m) => m.webhookId).sort()).toEqual([hook.id, failing.id].sort());
   for (const message of queued) await deliverToQueue("storefront-webhooks", message, recorded);
+  step("webhook dead letter");
+  await deliverToQueue("storefront-webhooks-dlq", { ...(queued[0] as WebhookMessage), attempt: 9 }, recorded);
   const [pending] = await call("job accept (to cancel)", "POST", "/api/v1/variants/bulk", {
     variants: records,
     options: { match_by: "id" },
@@ -162,6 +168,14 @@ async function captureStatements(): Promise<Capture> {
     chunk: 0,
   });
   await drainJobs("dry run memory across chunks");
+  const lost = [27, 29, 31].map((id) => ({ id, warehouse_stock: 7 }));
+  const failed = await stageJob("variants_bulk_update", lost, { options: { match_by: "id" } }, 2);
+  step("job dead letter");
+  await deliverToQueue("storefront-jobs", { jobId: failed, chunk: 0 }, recorded);
+  jobs.sent.length = 0;
+  await deliverToQueue("storefront-jobs-dlq", { jobId: failed, chunk: 1 }, recorded);
+  // Accepted and never started: the sweep re-drives it.
+  await stageJob("variants_bulk_update", lost, { options: { match_by: "id" } });
   await call("webhook delete", "DELETE", `/api/v1/webhooks/${hook.id}`);
   step("cron liveness sweep");
   await runScheduled("* * * * *", Date.now() + 3_600_000, recorded);
