@@ -2,7 +2,8 @@
  * A catalog for plan tests as plain SQL (built in workerd and over node:sqlite alike; a second or
  * two for 3,000 products): products with 2 variants each, 3 locales of translations, 2 images, 2
  * categories, 3 market prices per variant, 10 price lists, reviews; suppliers, brands and categories
- * number a sixth of the products. Supplier `products / 6` is nobody's, so assigning it is a change.
+ * number a sixth of the products, categories with translations in the same 3 locales. Supplier
+ * `products / 6` is nobody's, so assigning it is a change.
  */
 export function catalogStatements(products: number): string[] {
   const upTo = (n: number) =>
