@@ -43,14 +43,14 @@ export function catalogStatements(products: number): string[] {
 /**
  * The platform's growing tables at `jobs` finished jobs: 3 log entries and a webhook delivery each
  * (for a disabled subscription, so no job of a test delivers to it), and as many idempotency keys.
- * All recent, so retention keeps them.
+ * All recent, so retention keeps them. Job `i` has the id `00000000-0000-4000-8000-<i, 12 digits>`.
  */
 export function platformStatements(jobs: number): string[] {
   const upTo = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${jobs})`;
   return [
     `INSERT INTO webhooks (id, url, events, secret, status) VALUES (900000, 'https://hooks.example/old', '["job.done"]', 'secret', 'disabled')`,
     `${upTo} INSERT INTO jobs (id, type, status, params, total_records, finished_at)
-      SELECT 'grown-' || i, 'variants_bulk_update', 'done', '{}', 1, strftime('%Y-%m-%dT%H:%M:%SZ','now') FROM n`,
+      SELECT printf('00000000-0000-4000-8000-%012d', i), 'variants_bulk_update', 'done', '{}', 1, strftime('%Y-%m-%dT%H:%M:%SZ','now') FROM n`,
     `INSERT INTO job_logs (job_id, severity, code, message)
       SELECT id, 'INFO', NULL, 'grown' FROM jobs UNION ALL SELECT id, 'ERROR', 'NOT_FOUND', 'grown' FROM jobs
       UNION ALL SELECT id, 'WARNING', 'W', 'grown' FROM jobs`,
