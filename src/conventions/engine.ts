@@ -9,6 +9,7 @@ import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "../lib/locales.ts";
 import { utcDate } from "../lib/time.ts";
 import { idList, idQuery } from "./id-set.ts";
+import { type ListSource, listSource } from "./list-source.ts";
 import { keptCountKey, totalQuery } from "./list-total.ts";
 import { paginationOf } from "./pagination.ts";
 import type { ConventionQuery } from "./query-schema.ts";
@@ -77,7 +78,8 @@ export async function listResource(
   const per = resource.perPage ?? { default: 50, max: 100 };
   const page = query.page ?? 1;
   const perPage = query.per_page ?? per.default;
-  const where = and(extraWhere, resource.where?.(ctx), ...filterConditions(resource, query, ctx));
+  const source = listSource(resource, query, ctx, extraWhere);
+  const { where } = source;
   const sort = sortOf(resource, query.sort ?? resource.defaultSort);
   const offset = (page - 1) * perPage;
   const selection = selectionOf(resource, query);
@@ -86,13 +88,20 @@ export async function listResource(
     ? planRender(
         ctx,
         resource,
-        idQuery(pageQuery(resource, ctx, where, sort, perPage, offset, { id: resource.idColumn })),
+        idQuery(
+          pageQuery(resource, ctx, source, sort, perPage, offset, keyedColumns({ id: resource.idColumn })),
+        ),
         selection,
       )
     : undefined;
   const [totals, pageRows, ...rest] = await batchAll(c, [
-    totalQuery(ctx.db, resource, where, keptCountKey(resource, query, where, extraWhere !== undefined)),
-    pageQuery(resource, ctx, where, sort, perPage, offset, rowColumns(resource)),
+    totalQuery(
+      ctx.db,
+      resource,
+      source,
+      source.driven ? undefined : keptCountKey(resource, query, where, extraWhere !== undefined),
+    ),
+    pageQuery(resource, ctx, source, sort, perPage, offset, rowColumns(resource)),
     ...(parent ? [parent.query] : []),
     ...(plan?.queries ?? []),
   ]);
@@ -143,15 +152,6 @@ export async function getResource(
   return item as Record<string, unknown>;
 }
 
-function filterConditions(resource: AnyResource, query: ConventionQuery, ctx: RenderContext) {
-  const out: (SQL | undefined)[] = [];
-  for (const [name, filter] of Object.entries(resource.filters ?? {})) {
-    const value = query[name];
-    if (value !== undefined) out.push(filter.where(value as never, ctx));
-  }
-  return out;
-}
-
 /** A `sort` value resolved against the resource's sorts (`name_desc` → the `name` sort, descending). */
 function sortOf(resource: AnyResource, sort: string) {
   const match = /^(.*)_(asc|desc)$/.exec(sort);
@@ -163,7 +163,7 @@ function sortOf(resource: AnyResource, sort: string) {
 function pageQuery(
   resource: AnyResource,
   ctx: RenderContext,
-  where: SQL | undefined,
+  { from, where }: ListSource,
   { def, dir }: ReturnType<typeof sortOf>,
   limit: number,
   offset: number,
@@ -172,7 +172,7 @@ function pageQuery(
   if ("column" in def) {
     return ctx.db
       .select(columns)
-      .from(resource.table)
+      .from(from)
       .where(where)
       .orderBy(...orderTerms(def.column, dir, resource.idColumn))
       .limit(limit)
@@ -187,7 +187,7 @@ function pageQuery(
       : (ctx.locales[0] as string);
   return ctx.db
     .select(columns)
-    .from(resource.table)
+    .from(from)
     .leftJoin(tr.table, and(eq(tr.fk, resource.idColumn), eq(tr.localeColumn, sortLocale)))
     .where(where)
     .orderBy(sql`(${def.translated} IS NULL)`, dir(def.translated), dir(resource.idColumn))

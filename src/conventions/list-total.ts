@@ -1,6 +1,7 @@
 import { count, eq, getTableName, type SQL, sql } from "drizzle-orm";
 import { rowCounts } from "../db/schema/index.ts";
 import type { Db } from "../env.ts";
+import type { ListSource } from "./list-source.ts";
 import type { ConventionQuery } from "./query-schema.ts";
 import type { AnyResource } from "./resource.ts";
 
@@ -26,8 +27,13 @@ export function keptCountKey(
  * `row_counts`, however large the table; otherwise it counts the matches through the condition's
  * index.
  */
-export function totalQuery(db: Db, resource: AnyResource, where: SQL | undefined, key: string | undefined) {
-  if (key === undefined) return db.select({ n: count() }).from(resource.table).where(where);
+export function totalQuery(
+  db: Db,
+  resource: AnyResource,
+  { from, where }: ListSource,
+  key: string | undefined,
+) {
+  if (key === undefined) return db.select({ n: count() }).from(from).where(where);
   // An aggregate answers one row even when the key has no row yet: then coalesce counts.
   const counted = sql`(SELECT count(*) FROM ${resource.table}${where ? sql` WHERE ${where}` : sql``})`;
   return db

@@ -124,6 +124,12 @@ export interface FilterDef {
    * total when this filter is the list's only condition; absent: the matches are counted.
    */
   keptCount?: (value: never) => string;
+  /**
+   * For a filter through related rows: the listed table's ids it matches, as a one-column select of
+   * the related rows (`SELECT product_id FROM variants WHERE sku IN …`). A list given such a filter
+   * reads its page and count from these matches (`listSource`), not from its own table.
+   */
+  matches?: (value: never, ctx: RenderContext) => SQL | undefined;
 }
 
 /** A FilterDef without its brand: what `filter()` fills in before branding it. */

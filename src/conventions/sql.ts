@@ -23,7 +23,7 @@ export const jsonInNoCase = (column: SQLiteColumn, values: readonly string[]) =>
  * uncorrelated, so the related table's index is searched once for the whole list. (A correlated
  * `EXISTS` probed it once per row of the list: a SKU filter scanned all 20,000 products, 64 ms.)
  */
-export const hasRelated = (id: SQLiteColumn, fk: SQLiteColumn, related: SQLiteTable, condition: SQL) =>
+export const hasRelated = (id: SQLiteColumn, fk: SQLiteColumn, related: SQLiteTable | SQL, condition: SQL) =>
   sql`${id} IN (SELECT ${fk} FROM ${related} WHERE ${condition})`;
 
 /** Slugs in any locale through a `(locale, slug)` index: every supported locale × every slug. */

@@ -33,11 +33,15 @@ for (const table of Object.values(schema)) {
   if (!is(table, SQLiteTable)) continue;
   const config = getTableConfig(table);
   KEY_INDEXES.set(getTableName(table), [
-    // A composite primary key is each table's only inline constraint: SQLite names its index _1.
+    // A composite primary key, or one column's that is not the rowid (text), is each table's only
+    // inline constraint: SQLite names its index _1.
     ...config.primaryKeys.map((pk) => ({
       name: `sqlite_autoindex_${config.name}_1`,
       columns: pk.columns.map((c) => c.name),
     })),
+    ...config.columns
+      .filter((c) => c.primary && c.getSQLType() !== "integer")
+      .map((c) => ({ name: `sqlite_autoindex_${config.name}_1`, columns: [c.name] })),
     ...config.indexes.map((index) => ({
       name: index.config.name,
       columns: index.config.columns.map((c) => (c as { name?: string }).name ?? ""),

@@ -10,14 +10,14 @@ async function takenSlugs(c: Context<AppEnv>, column: SQLiteColumn, bases: strin
   countTrip(c);
   const stems = [...new Set(bases.flatMap(slugCandidateStems))];
   const table = column.table;
-  const rows: { slug: unknown }[] = await c
-    .get("db")
-    .select({ slug: column })
-    .from(table)
-    .where(
-      // `<stem>-<digits>` by range and character set, not GLOB: D1 refuses patterns over 50 bytes.
-      sql`(${column} IN (SELECT value FROM json_each(${JSON.stringify(bases)})) OR EXISTS (SELECT 1 FROM json_each(${JSON.stringify(stems)}) p WHERE ${column} > p.value || '-' AND ${column} < p.value || '.' AND ltrim(substr(${column}, length(p.value) + 2), '0123456789') = ''))${scope ? sql` AND ${scope}` : sql``}`,
-    );
+  const within = scope ? sql` AND ${scope}` : sql``;
+  // Each base and stem drives a search of the slug's index (a CROSS JOIN keeps that order): an
+  // `OR EXISTS` over the stems was a condition per row, and every plan read the table whole.
+  const rows = await c.get("db").all<{ slug: unknown }>(
+    sql`SELECT ${column} AS slug FROM (SELECT DISTINCT value FROM json_each(${JSON.stringify(bases)})) AS b CROSS JOIN ${table} ON ${column} = b.value${within}
+      UNION ALL
+      SELECT ${column} AS slug FROM (SELECT DISTINCT value FROM json_each(${JSON.stringify(stems)})) AS p CROSS JOIN ${table} ON ${column} > p.value || '-' AND ${column} < p.value || '.' AND ltrim(substr(${column}, length(p.value) + 2), '0123456789') = ''${within}`,
+  );
   return new Set(rows.map((r) => r.slug as string));
 }
 

@@ -1,10 +1,11 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Context } from "hono";
-import { jsonIn } from "../../conventions/sql.ts";
+import { idList } from "../../conventions/id-set.ts";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { batch } from "../../db/client.ts";
+import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
   brands,
   categories,
@@ -124,8 +125,13 @@ async function checkReferences(
   const brandIds = [...new Set((body.brand_discounts ?? []).flatMap((d) => d.brands))];
   if (priceListId === undefined && categoryIds.length === 0 && brandIds.length === 0) return;
   const [foundCategories, foundBrands, foundList] = await batch(c, [
-    db.select({ id: categories.id }).from(categories).where(jsonIn(categories.id, categoryIds)),
-    db.select({ id: brands.id }).from(brands).where(jsonIn(brands.id, brandIds)),
+    // Driven by the ids (a CROSS JOIN), so stale statistics cannot make either a scan of its table.
+    db
+      .select(keyedColumns({ id: categories.id }))
+      .from(sql`${idList(categoryIds).rows("k")} CROSS JOIN ${categories} ON ${categories.id} = k.id`),
+    db
+      .select(keyedColumns({ id: brands.id }))
+      .from(sql`${idList(brandIds).rows("k")} CROSS JOIN ${brands} ON ${brands.id} = k.id`),
     db
       .select({ id: priceLists.id })
       .from(priceLists)

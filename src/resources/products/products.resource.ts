@@ -1,4 +1,4 @@
-import { count, type SQL, sql } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import { childRowsLoader } from "../../conventions/child-rows.ts";
 import { column } from "../../conventions/column-field.ts";
 import {
@@ -7,14 +7,13 @@ import {
   filter,
   idsFilter,
   stringsFilter,
+  throughRelated,
   translatedSlugFilter,
-  viaRelated,
 } from "../../conventions/filters.ts";
 import { belongsTo, hasMany, manyThrough } from "../../conventions/includes.ts";
 import { loader } from "../../conventions/loader.ts";
 import { pageTextFields } from "../../conventions/page-texts.ts";
-import { defineResource } from "../../conventions/resource.ts";
-import { hasRelated } from "../../conventions/sql.ts";
+import { defineResource, type FilterDef } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
@@ -39,14 +38,14 @@ interface ProductImage {
   position: number;
 }
 
-const withVariant = (condition: SQL) => hasRelated(products.id, variants.productId, variants, condition);
+const withVariant = (filter: FilterDef) => throughRelated(products.id, variants.productId, variants, filter);
 
 /**
  * Categories listed and every descendant of them, for `category_ids`: an uncorrelated `IN`, so the
  * tree and its products are computed once (a correlated EXISTS re-ran it for every product).
  */
 const inCategoryTrees = (ids: number[]) =>
-  sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories} WHERE ${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM tree CROSS JOIN categories c ON c.parent_id = tree.id) SELECT id FROM tree))`;
+  sql`${productCategories.categoryId} IN (WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(${JSON.stringify(ids)}) UNION SELECT c.id FROM tree CROSS JOIN categories c ON c.parent_id = tree.id) SELECT id FROM tree)`;
 
 const productLoaders = {
   images: childRowsLoader(
@@ -155,9 +154,13 @@ export const productResource = defineResource<{
   },
   filters: {
     brand_ids: idsFilter(products.brandId, "Brand ids."),
-    category_ids: filter(
-      intListParam("Category ids; products in descendant categories match too.", 50),
-      (v) => inCategoryTrees(v),
+    category_ids: throughRelated(
+      products.id,
+      productCategories.productId,
+      productCategories,
+      filter(intListParam("Category ids; products in descendant categories match too.", 50), (v) =>
+        inCategoryTrees(v),
+      ),
     ),
     ...dateRangeFilters("created_at", products.createdAt, "Created"),
     ...dateRangeFilters(
@@ -165,7 +168,7 @@ export const productResource = defineResource<{
       products.updatedAt,
       "Last updated (for incremental synchronization; not a complete change history)",
     ),
-    ean: viaRelated(withVariant, stringsFilter(variants.ean, "Variant EANs (exact).", { maxLength: 64 })),
+    ean: withVariant(stringsFilter(variants.ean, "Variant EANs (exact).", { maxLength: 64 })),
     internal_ids: stringsFilter(products.internalId, "Product internal ids (exact)."),
     product_ids: idsFilter(products.id, "Product ids."),
     product_structure: enumFilter(
@@ -173,8 +176,7 @@ export const productResource = defineResource<{
       PRODUCT_STRUCTURES,
       "Product structure (hyphen form).",
     ),
-    sku: viaRelated(
-      withVariant,
+    sku: withVariant(
       stringsFilter(variants.sku, "Variant SKUs (exact, case-insensitive).", {
         maxLength: 64,
         caseInsensitive: true,
