@@ -6,6 +6,8 @@
  * the cron triggers locally (wrangler dev does not run them): the job liveness sweep every 20 s,
  * retention hourly. So a job interrupted by a crash of the dev server finishes by itself after a
  * restart. `--persist-to DIR` keeps the local state in DIR instead of .wrangler/state.
+ * `--no-edge-cache` answers every read without the edge cache (docs/edge-cache.md), which is on by
+ * default, as deployed.
  */
 import { constants } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -24,7 +26,8 @@ const option = (argv: string[], name: string): string | undefined => {
   return arg.includes("=") ? arg.slice(name.length + 1) : argv[i + 1];
 };
 
-async function main(argv: string[]) {
+async function main(given: string[]) {
+  const argv = given.filter((a) => a !== "--no-edge-cache");
   useLocalState(option(argv, "--persist-to"));
   await prepareLocalDb();
   const port = option(argv, "--port") ?? "8787";
@@ -34,6 +37,7 @@ async function main(argv: string[]) {
     "ENVIRONMENT:development",
     "--var",
     `JOB_STALL_SECONDS:${LOCAL_STALL_SECONDS}`,
+    ...(argv.length < given.length ? ["--var", "EDGE_CACHE:off"] : []),
     "--test-scheduled",
     ...argv,
   ];

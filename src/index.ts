@@ -1,8 +1,10 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { app } from "./app.ts";
 import { onJobFinalized } from "./async/bulk/finalize.ts";
 import { enqueueJobWebhooks } from "./async/deliveries/enqueue.ts";
 import { deliverEvents } from "./async/deliveries/events.ts";
 import { runCron } from "./cron.ts";
+import type { FillProps } from "./edge/cache-key.ts";
 import type { Bindings } from "./env.ts";
 import { routeQueue } from "./queues.ts";
 import { WEBHOOK_EVENTS } from "./resources/webhooks/webhooks.events.ts";
@@ -23,3 +25,16 @@ export default {
   },
   scheduled: (controller, env) => runCron(controller, withSimulatedLatency(env)),
 } satisfies ExportedHandler<Bindings>;
+
+/**
+ * The cached read entrypoint: the gateway above (the default entrypoint, not cached) calls it
+ * through `ctx.exports` for a cacheable read, without the API key, the key's parts in `ctx.props`.
+ * Deployed, Workers Cache sits in front of it (wrangler.toml `[exports]`), so a hit does not run
+ * it. It runs the same app, which knows the call by its props (src/edge/fill.ts). The name is
+ * `CACHED_READS` of src/edge/fill.ts.
+ */
+export class CachedReads extends WorkerEntrypoint<Bindings, FillProps> {
+  override fetch(request: Request): Promise<Response> {
+    return Promise.resolve(app.fetch(request, withSimulatedLatency(this.env), this.ctx));
+  }
+}

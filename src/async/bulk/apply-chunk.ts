@@ -1,5 +1,7 @@
 import type { SQL } from "drizzle-orm";
+import { type CacheDomain, generationBump } from "../../db/cache-generations.ts";
 import { rawBatch } from "../../db/raw.ts";
+import { forgetGenerations } from "../../edge/generations.ts";
 import type { Bindings, Db } from "../../env.ts";
 import { constraintViolation, describeError, isUniqueViolation } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
@@ -32,12 +34,12 @@ export const REPLAY_RECORDS_PER_INVOCATION = 25;
  */
 export type ChunkResult = "mine" | "theirs" | "closed" | "continues";
 
-export const processorContext = (env: Bindings, db: Db, job: JobRow): ProcessorContext => ({
-  db,
-  env,
-  job,
-  today: utcDate(),
-});
+export const processorContext = (
+  env: Bindings,
+  db: Db,
+  job: JobRow,
+  invalidates: readonly CacheDomain[],
+): ProcessorContext => ({ db, env, job, today: utcDate(), invalidates });
 
 /** A stop: the job was closed while this invocation worked on it. */
 class JobClosed extends Error {}
@@ -81,9 +83,12 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
   await commitWithBooks(ctx, bookkeeping(ctx.job.id, chunk, part, plan.outcomes), plan.statements);
 }
 
-/** Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead. */
+/**
+ * Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead.
+ * A batch with effects also bumps the edge cache generations of the operation's domains, once.
+ */
 export async function commitWithBooks(
-  { env, job }: ProcessorContext,
+  { env, db, job, invalidates }: ProcessorContext,
   books: SQL[],
   statements: Plan["statements"],
 ) {
@@ -91,7 +96,10 @@ export async function commitWithBooks(
     await rehearse(env.DB, statements);
     await rawBatch(env.DB, books);
   } else {
-    await rawBatch(env.DB, [...books, ...statements]);
+    const bump =
+      statements.length > 0 && invalidates?.length ? [generationBump(db, invalidates).getSQL()] : [];
+    await rawBatch(env.DB, [...books, ...statements, ...bump]);
+    if (bump.length > 0) forgetGenerations();
   }
 }
 

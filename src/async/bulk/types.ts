@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import type { CacheDomain } from "../../db/cache-generations.ts";
 import type { JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
 
@@ -51,6 +52,11 @@ export interface ProcessorContext {
   job: JobRow;
   /** Today's UTC date, for flash-offer checks. */
   today: string;
+  /**
+   * The edge cache domains the job's operation changes (bumped with each committed change); the
+   * consumer always sets them, a test that only plans may leave them out.
+   */
+  invalidates?: readonly CacheDomain[];
 }
 
 export interface Plan {

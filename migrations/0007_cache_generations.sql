@@ -1,0 +1,4 @@
+CREATE TABLE `cache_generations` (
+	`domain` text PRIMARY KEY NOT NULL,
+	`generation` integer NOT NULL
+);

@@ -1,0 +1,71 @@
+import type { Context } from "hono";
+import { CACHE_DOMAINS, type CacheDomain, type Generations } from "../db/cache-generations.ts";
+import type { AppEnv } from "../env.ts";
+
+/**
+ * How long an isolate trusts the generations it read: the freshness bound of the cache. A write
+ * committed by another isolate (a bulk chunk on a queue consumer, a write served elsewhere) shows
+ * in this isolate's answers at most this long after it committed; a write this isolate committed
+ * shows at once (`forgetGenerations`). Read on the primary, so no replica lag adds to it.
+ */
+export const GENERATIONS_TTL_MS = 2000;
+
+export interface KnownGenerations {
+  values: Generations;
+  /** The D1 bookmark of the read: a fill reads data at least this fresh (src/edge/gateway.ts). */
+  bookmark: string | null;
+  readAt: number;
+}
+
+let known: KnownGenerations | undefined;
+let reading: Promise<KnownGenerations> | undefined;
+/** Bumped by every forget: a read begun before it must not be kept after it. */
+let epoch = 0;
+
+/** The generations this isolate knows, read again from D1 once they are older than the TTL. */
+export async function currentGenerations(c: Context<AppEnv>): Promise<KnownGenerations> {
+  const now = Date.now();
+  // A clock set back (tests moving time) must not make an old read look fresh.
+  if (known && now >= known.readAt && now - known.readAt < GENERATIONS_TTL_MS) return known;
+  if (!reading) {
+    const started = epoch;
+    const settle = () => {
+      if (started === epoch) reading = undefined;
+    };
+    reading = readOnPrimary(c, now).then(
+      (value) => {
+        if (started === epoch) known = value;
+        settle();
+        return value;
+      },
+      (error: unknown) => {
+        settle();
+        throw error;
+      },
+    );
+  }
+  return reading;
+}
+
+async function readOnPrimary(c: Context<AppEnv>, now: number): Promise<KnownGenerations> {
+  const db = c.env.DB;
+  const session = typeof db.withSession === "function" ? db.withSession("first-primary") : undefined;
+  c.get("dbStats").roundTrips++;
+  const { results, meta } = await (session ?? db)
+    .prepare("SELECT domain, generation FROM cache_generations")
+    .all<{ domain: string; generation: number }>();
+  c.get("dbStats").rowsRead += meta?.rows_read ?? 0;
+  const values = Object.fromEntries(CACHE_DOMAINS.map((d) => [d, 0])) as Generations;
+  for (const row of results) if (row.domain in values) values[row.domain as CacheDomain] = row.generation;
+  return { values, bookmark: session?.getBookmark() ?? null, readAt: now };
+}
+
+/**
+ * Called after this isolate committed a change of any domain: its next cached read reads the
+ * generations again, so it answers the write at once (one local `npm run dev` is never stale).
+ */
+export function forgetGenerations(): void {
+  epoch++;
+  known = undefined;
+  reading = undefined;
+}
