@@ -5,6 +5,7 @@ import { enqueueJobWebhooks } from "./async/deliveries/enqueue.ts";
 import { deliverEvents } from "./async/deliveries/events.ts";
 import { runCron } from "./cron.ts";
 import type { FillProps } from "./edge/cache-key.ts";
+import { servedDatabase } from "./edge/gateway.ts";
 import type { Bindings } from "./env.ts";
 import { routeQueue } from "./queues.ts";
 import { WEBHOOK_EVENTS } from "./resources/webhooks/webhooks.events.ts";
@@ -18,7 +19,11 @@ deliverEvents(WEBHOOK_EVENTS);
 // `withSimulatedLatency` returns `env` itself unless the benchmark simulates a deployment in
 // development (src/simulated-latency.ts).
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, withSimulatedLatency(env), ctx),
+  fetch: (request, env, ctx) => {
+    const bound = withSimulatedLatency(env);
+    servedDatabase(bound.DB);
+    return app.fetch(request, bound, ctx);
+  },
   queue: async (batch, env) => {
     await simulatedWait(simulatedQueueDelay(env));
     await routeQueue(batch, withSimulatedLatency(env));

@@ -60,7 +60,19 @@ function skipped(c: Context<AppEnv>): CacheOutcome | undefined {
   return undefined;
 }
 
+/** The databases the Worker's own entrypoints were handed (see `servedDatabase`). */
+const servedDatabases = new WeakSet<D1Database>();
+
+/**
+ * Records the database the default entrypoint hands the app. The cached read entrypoint reads that
+ * one: an app called with another (a test's failing database) is answered without the cache.
+ */
+export function servedDatabase(db: D1Database): void {
+  servedDatabases.add(db);
+}
+
 function entrypointOf(c: Context<AppEnv>): Entrypoint | undefined {
+  if (!servedDatabases.has(c.env.DB)) return undefined;
   try {
     return (c.executionCtx.exports as unknown as Record<string, Entrypoint | undefined>)[CACHED_READS];
   } catch {

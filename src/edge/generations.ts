@@ -18,33 +18,22 @@ export interface KnownGenerations {
 }
 
 let known: KnownGenerations | undefined;
-let reading: Promise<KnownGenerations> | undefined;
 /** Bumped by every forget: a read begun before it must not be kept after it. */
 let epoch = 0;
 
-/** The generations this isolate knows, read again from D1 once they are older than the TTL. */
+/**
+ * The generations this isolate knows, read again from D1 once they are older than the TTL. Each
+ * request that finds them stale reads them itself: a read shared between requests would be a
+ * promise of one request awaited by another, which workerd does not deliver reliably.
+ */
 export async function currentGenerations(c: Context<AppEnv>): Promise<KnownGenerations> {
   const now = Date.now();
   // A clock set back (tests moving time) must not make an old read look fresh.
   if (known && now >= known.readAt && now - known.readAt < GENERATIONS_TTL_MS) return known;
-  if (!reading) {
-    const started = epoch;
-    const settle = () => {
-      if (started === epoch) reading = undefined;
-    };
-    reading = readOnPrimary(c, now).then(
-      (value) => {
-        if (started === epoch) known = value;
-        settle();
-        return value;
-      },
-      (error: unknown) => {
-        settle();
-        throw error;
-      },
-    );
-  }
-  return reading;
+  const started = epoch;
+  const read = await readOnPrimary(c, now);
+  if (started === epoch && (!known || known.readAt <= read.readAt)) known = read;
+  return read;
 }
 
 async function readOnPrimary(c: Context<AppEnv>, now: number): Promise<KnownGenerations> {
@@ -67,5 +56,4 @@ async function readOnPrimary(c: Context<AppEnv>, now: number): Promise<KnownGene
 export function forgetGenerations(): void {
   epoch++;
   known = undefined;
-  reading = undefined;
 }

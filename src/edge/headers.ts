@@ -26,7 +26,13 @@ const CACHEABLE = "private, no-cache";
  */
 export const edgeHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  if (isFillCall(c) || !c.req.path.startsWith("/api/v1/")) return;
+  if (isFillCall(c)) {
+    // What the entrypoint refuses is no-store too: Workers Cache would keep an answer without
+    // Cache-Control by heuristic (a 404 for 3 minutes).
+    if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+    return;
+  }
+  if (!c.req.path.startsWith("/api/v1/")) return;
   const outcome = c.get("cacheOutcome") ?? "bypass";
   c.set("cacheOutcome", outcome);
   const readable = c.get("routeMeta")?.cache && (c.res.status === 200 || c.res.status === 304);
