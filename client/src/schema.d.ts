@@ -2412,6 +2412,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2422,6 +2424,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2433,6 +2437,8 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2443,6 +2449,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2453,6 +2461,8 @@ export interface components {
         MethodNotAllowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
@@ -2464,6 +2474,8 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2475,6 +2487,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2485,6 +2499,8 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2495,6 +2511,8 @@ export interface components {
         IdempotencyKeyReused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2505,6 +2523,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2516,6 +2536,8 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2526,6 +2548,8 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2544,7 +2568,7 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /** @description Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker's clock advances only at I/O, so there the phases other than `d1-wait` read about 0. */
+        /** @description Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker's clock advances only at I/O, so there the phases other than `d1-wait` read about 0. Last, what the edge cache did (`cache;desc="hit"`, `"miss"`, `"bypass"` or `"request"`) and, when it read its generations from D1, `cache-d1;desc="generation reads";dur=1`; a miss reports the D1 work of computing the answer, a hit none. */
         "Server-Timing": string;
         /** @description D1 session bookmark, when the request used the database: send it back as `x-d1-bookmark` to read data at least as fresh as this answer. */
         "x-d1-bookmark": string;
@@ -2554,6 +2578,12 @@ export interface components {
         Location: string;
         /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`. */
         "Idempotency-Replayed": "true";
+        /** @description What the edge cache did ([RFC 9211](https://www.rfc-editor.org/rfc/rfc9211), cache `storefront`): `storefront; hit` (served from the cache), `storefront; fwd=miss` (computed now and stored when it may be), `storefront; fwd=bypass` (not a cached operation, or the cache is off) or `storefront; fwd=request` (the request sent `x-d1-bookmark` or `Cache-Control: no-cache`). On every `/api/v1` answer. */
+        "Cache-Status": string;
+        /** @description `private, no-cache` on a catalog read (keep it, but revalidate with `If-None-Match` before reuse); `no-store` on everything else (orders, contacts, jobs, webhooks, health, writes, errors). */
+        "Cache-Control": string;
+        /** @description Seconds since the edge cache stored this answer (hits only). */
+        Age: string;
     };
     pathItems: never;
 }
@@ -2582,7 +2612,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2595,6 +2628,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2645,7 +2680,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,6 +2699,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2703,6 +2743,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -2751,7 +2793,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +2809,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2806,6 +2853,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2867,7 +2916,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,6 +2935,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2925,6 +2979,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -2973,7 +3029,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2986,6 +3045,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3028,6 +3089,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3075,7 +3138,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,6 +3157,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3131,6 +3199,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3177,7 +3247,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3263,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3230,6 +3305,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,7 +3386,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +3405,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3367,7 +3449,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3380,6 +3465,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3426,7 +3513,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3442,6 +3532,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3492,7 +3584,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3603,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3550,6 +3647,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3598,7 +3697,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3611,6 +3713,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3653,6 +3757,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3718,7 +3824,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3734,6 +3843,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3767,6 +3878,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3825,7 +3938,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +3957,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3881,6 +3999,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3927,7 +4047,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4063,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3980,6 +4105,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4057,7 +4184,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4203,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4111,7 +4243,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,6 +4259,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4192,7 +4329,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4208,6 +4348,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4248,7 +4390,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +4406,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4311,7 +4458,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,6 +4477,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4365,7 +4517,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4378,6 +4533,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4416,6 +4573,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4473,7 +4632,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,6 +4651,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4534,6 +4698,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4587,6 +4753,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4644,6 +4812,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4695,6 +4865,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4746,6 +4918,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4796,7 +4970,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,6 +4989,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4852,6 +5031,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4898,7 +5079,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4911,6 +5095,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4944,6 +5130,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4984,6 +5172,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5057,7 +5247,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5073,6 +5266,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5108,7 +5303,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,6 +5323,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5155,7 +5355,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +5371,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -1,5 +1,5 @@
 /** An answer as the cache keeps it. */
-export interface StoredAnswer {
+interface StoredAnswer {
   status: number;
   headers: [string, string][];
   body: Uint8Array;

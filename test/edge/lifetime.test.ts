@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_LIFETIME_SECONDS } from "../../src/edge/lifetime.ts";
 import { api } from "../support/api.ts";
 import { cacheStatus, HIT, MISS } from "../support/edge.ts";
 import { createProduct } from "../support/factories/catalog.ts";
@@ -63,7 +64,7 @@ describe("lifetimes", () => {
     expect(priced.status).toBe(200);
     expect(priced.headers.get("cache-control")).toBe("public, max-age=600");
     const plain = await fill(`/api/v1/products/${id}?fields=status`);
-    expect(plain.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(plain.headers.get("cache-control")).toBe(`public, max-age=${MAX_LIFETIME_SECONDS}`);
     expect(plain.headers.get("x-storefront-fill")).toBe("nonce-1");
   });
 
