@@ -33,6 +33,11 @@ export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 interface DbStats {
   roundTrips: number;
   rowsRead: number;
+  /**
+   * The edge cache's reads of its generations (src/edge/generations.ts): at most one per isolate
+   * every 2 s, reported apart (`cache-d1`) so `d1` stays the work of computing the answer.
+   */
+  generationReads?: number;
 }
 
 /**

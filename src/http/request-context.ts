@@ -13,18 +13,21 @@ import { PhaseClock } from "../lib/phase-clock.ts";
  */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("requestId", crypto.randomUUID());
-  c.set("dbStats", { roundTrips: 0, rowsRead: 0 });
+  c.set("dbStats", { roundTrips: 0, rowsRead: 0, generationReads: 0 });
   c.set("phases", new PhaseClock());
   const started = Date.now();
   await next();
   const durationMs = Date.now() - started;
-  const { roundTrips, rowsRead } = c.get("dbStats");
+  const { roundTrips, rowsRead, generationReads = 0 } = c.get("dbStats");
   const cache = c.get("cacheOutcome");
+  const cacheTiming = cache
+    ? `, cache;desc="${cache}"${generationReads > 0 ? `, cache-d1;desc="generation reads";dur=${generationReads}` : ""}`
+    : "";
   c.res.headers.set("X-Request-Id", c.get("requestId"));
   c.res.headers.set("X-Content-Type-Options", "nosniff");
   c.res.headers.set(
     "Server-Timing",
-    `app;dur=${durationMs}, d1;desc="round trips";dur=${roundTrips}, d1-rows;desc="rows read";dur=${rowsRead}, ${c.get("phases").serverTiming()}${cache ? `, cache;desc="${cache}"` : ""}`,
+    `app;dur=${durationMs}, d1;desc="round trips";dur=${roundTrips}, d1-rows;desc="rows read";dur=${rowsRead}, ${c.get("phases").serverTiming()}${cacheTiming}`,
   );
   if (cache === "fill") return;
   log("info", "request", {
