@@ -19,14 +19,21 @@ export type CacheDomain = (typeof CACHE_DOMAINS)[number];
  * The statement that bumps `domains` once: one row per domain, never a row per changed row, put in
  * the D1 batch that commits the change so both commit or neither does. A domain without a row
  * starts at a random value (a reloaded database never repeats a generation an entry was keyed by).
- * A drizzle batch item; `.getSQL()` gives it to a raw batch (src/db/raw.ts).
+ * A drizzle batch item; `.getSQL()` gives it to a raw batch (src/db/raw.ts). With `ifChanged`, it
+ * bumps only when the statement just before it in the batch changed a row (`changes()`), so a
+ * write refused for an unknown id (0 rows) changes nothing, not even a generation.
  */
-// biome-ignore lint/suspicious/noExplicitAny: any drizzle SQLite database (D1's, or the offline one below)
-export function generationBump(db: BaseSQLiteDatabase<"async", any, any>, domains: readonly CacheDomain[]) {
+export function generationBump(
+  // biome-ignore lint/suspicious/noExplicitAny: any drizzle SQLite database (D1's, or the offline one below)
+  db: BaseSQLiteDatabase<"async", any, any>,
+  domains: readonly CacheDomain[],
+  { ifChanged = false } = {},
+) {
+  const condition = ifChanged ? sql`changes() > 0` : sql`true`;
   return db
     .insert(cacheGenerations)
     .select(
-      sql`SELECT value, abs(random() % 1000000000000) FROM json_each(${JSON.stringify(domains)}) WHERE true`,
+      sql`SELECT value, abs(random() % 1000000000000) FROM json_each(${JSON.stringify(domains)}) WHERE ${condition}`,
     )
     .onConflictDoUpdate({
       target: cacheGenerations.domain,

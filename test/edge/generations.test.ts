@@ -74,6 +74,14 @@ describe("invalidation by generation", () => {
     expect(rows?.n).toBeLessThanOrEqual(CACHE_DOMAINS.length);
   });
 
+  it("a write refused for an unknown id changes nothing, not even a generation", async () => {
+    const before = await generations();
+    const supplier = await api("/api/v1/suppliers/987654321", { method: "PATCH", body: { name: "Nobody" } });
+    const prices = await api("/api/v1/price-lists/987654321/variant-prices", { method: "DELETE" });
+    expect([supplier.status, prices.status]).toEqual([404, 404]);
+    expect(await generations()).toEqual(before);
+  });
+
   it("a bulk job's committed chunk bumps the catalog: the product list shows the new product", async () => {
     const internalId = unique("GEN-P");
     const path = `/api/v1/products?internal_ids=${internalId}`;

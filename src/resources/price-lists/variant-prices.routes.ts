@@ -39,7 +39,7 @@ const deleteVariantPrices: MountRoute = (app, resource) =>
           .from(priceLists)
           .where(eq(priceLists.id, params.id)),
         db.delete(priceListVariantPrices).where(eq(priceListVariantPrices.priceListId, params.id)),
-        generationBump(db, ["price_lists"]),
+        generationBump(db, ["price_lists"], { ifChanged: true }),
       ]);
       forgetGenerations();
       const list = found[0];

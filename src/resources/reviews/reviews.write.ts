@@ -170,6 +170,9 @@ export async function updateReview(c: Context<AppEnv>, id: number, input: Review
 
   const changes = { ...columnChanges(reviewResource, input), updatedAt: isoSeconds() };
   await runWrite(c, {}, () =>
-    db.batch([db.update(reviews).set(changes).where(eq(reviews.id, id)), generationBump(db, ["reviews"])]),
+    db.batch([
+      db.update(reviews).set(changes).where(eq(reviews.id, id)),
+      generationBump(db, ["reviews"], { ifChanged: true }),
+    ]),
   );
 }

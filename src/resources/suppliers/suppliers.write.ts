@@ -35,7 +35,7 @@ export async function updateSupplier(c: Context<AppEnv>, id: number, body: Suppl
   const [rows] = await runWrite(c, UNIQUE, () =>
     db.batch([
       db.update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),
-      generationBump(db, ["catalog"]),
+      generationBump(db, ["catalog"], { ifChanged: true }),
     ]),
   );
   if (rows.length === 0) throw notFound("Supplier");
