@@ -8,6 +8,8 @@
  * the cron triggers locally (wrangler dev does not run them): the job liveness sweep every 20 s,
  * retention hourly. So a job interrupted by a crash of the dev server finishes by itself after a
  * restart. `--persist-to DIR` keeps the local state in DIR instead of .wrangler/state.
+ * `--no-edge-cache` answers every read without the edge cache (docs/edge-cache.md), which is on by
+ * default, as deployed.
  */
 import { constants } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,10 +20,11 @@ import { spawnWrangler, useLocalState, WranglerError } from "./lib/wrangler.ts";
 const SWEEP_EVERY_MS = 20_000;
 const HOUR_MS = 3_600_000;
 
-const USAGE = `Usage: npm run dev [-- --port N] [--persist-to DIR] [<other wrangler dev options>]
+const USAGE = `Usage: npm run dev [-- --port N] [--persist-to DIR] [--no-edge-cache] [<other wrangler dev options>]
 
   --port N          serve on port N (default 8787)
   --persist-to DIR  keep the local D1, R2 and Queues state in DIR (default .wrangler/state)
+  --no-edge-cache   answer every read from D1 (EDGE_CACHE=off; docs/edge-cache.md)
   --help, -h        print this text and exit (nothing is migrated, seeded or started)
 
 Applies pending local migrations, loads the demo seed when the local database is empty, then

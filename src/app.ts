@@ -1,6 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { dbSession } from "./db/client.ts";
 import { registerDocs } from "./docs/docs.routes.ts";
+import { forClients } from "./edge/fill.ts";
+import { edgeCache } from "./edge/gateway.ts";
+import { edgeHeaders } from "./edge/headers.ts";
 import type { AppEnv } from "./env.ts";
 import { registerHealth } from "./health/health.routes.ts";
 import { authenticate } from "./http/auth.ts";
@@ -15,14 +18,18 @@ import { registerResources } from "./resources/index.ts";
 
 /**
  * The HTTP app. Middleware order follows the documented order of checks: route match (404/405) →
- * 401/403 → 429 → 415 → 413 → 400 (per route) → 404 / 409 / 422 (handlers).
+ * 401/403 → 429 → 415 → 413 → 400 (per route) → 404 / 409 / 422 (handlers). The edge cache
+ * (src/edge/) answers cacheable reads after the rate limit; the cached read entrypoint runs this
+ * same app for the gateway, without the key checks the gateway already made.
  */
 function createApp() {
   const app = new OpenAPIHono<AppEnv>({ strict: false });
   app.use("*", requestContext);
+  app.use("*", edgeHeaders);
   app.use("*", routeGuard);
-  app.use("*", authenticate);
-  app.use("*", rateLimit);
+  app.use("*", forClients(authenticate));
+  app.use("*", forClients(rateLimit));
+  app.use("*", edgeCache);
   app.use("*", bodyGuard);
   app.use("*", dbSession);
   app.use("*", etag);

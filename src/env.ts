@@ -23,6 +23,8 @@ export interface Bindings extends Env {
   SIMULATED_D1_RTT_MS?: string;
   /** A simulated queue delivery delay in ms, development only (the benchmark's `--queue-delay-ms`). */
   SIMULATED_QUEUE_DELAY_MS?: string;
+  /** "off" answers every read without the edge cache (src/edge/; `npm run dev -- --no-edge-cache`). */
+  EDGE_CACHE?: string;
 }
 
 /** drizzle over D1 (or a D1 session); `$client` is the binding itself, for raw batches (src/db/raw.ts). */
@@ -32,7 +34,19 @@ export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 interface DbStats {
   roundTrips: number;
   rowsRead: number;
+  /**
+   * The edge cache's reads of its generations (src/edge/generations.ts): at most one per isolate
+   * every 2 s, reported apart (`cache-d1`) so `d1` stays the work of computing the answer.
+   */
+  generationReads?: number;
 }
+
+/**
+ * What the edge cache did with a request (src/edge/): served it (`hit`), computed and offered it to
+ * the cache (`miss`), was not consulted (`bypass`, or `request` when the request's headers asked),
+ * or, inside the cached read entrypoint, is computing an answer for the cache (`fill`).
+ */
+export type CacheOutcome = "hit" | "miss" | "bypass" | "request" | "fill";
 
 export interface AuthenticatedKey {
   id: number;
@@ -51,6 +65,10 @@ interface Variables {
   /** The raw body bytes of a write request, read once under the size limit. */
   rawBody: Uint8Array | undefined;
   routeMeta: RouteMeta;
+  /** Set by the edge cache; reported in the request log line and Server-Timing. */
+  cacheOutcome: CacheOutcome | undefined;
+  /** The instant the answer being rendered changes without a write (src/edge/lifetime.ts). */
+  changesAt: number | undefined;
 }
 
 export interface AppEnv {

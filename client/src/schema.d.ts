@@ -2425,6 +2425,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2435,6 +2437,8 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -2446,6 +2450,8 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2456,6 +2462,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2466,6 +2474,8 @@ export interface components {
         MethodNotAllowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
@@ -2477,6 +2487,8 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2488,6 +2500,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2498,6 +2512,8 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2508,6 +2524,8 @@ export interface components {
         IdempotencyKeyReused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2518,6 +2536,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2529,6 +2549,8 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2539,6 +2561,8 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -2557,7 +2581,7 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /** @description Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker's clock advances only at I/O, so there the phases other than `d1-wait` read about 0. */
+        /** @description Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker's clock advances only at I/O, so there the phases other than `d1-wait` read about 0. Last, what the edge cache did (`cache;desc="hit"`, `"miss"`, `"bypass"` or `"request"`) and, when it read its generations from D1, `cache-d1;desc="generation reads";dur=1`; a miss reports the D1 work of computing the answer, a hit none. */
         "Server-Timing": string;
         /** @description D1 session bookmark, when the request used the database: send it back as `x-d1-bookmark` to read data at least as fresh as this answer. */
         "x-d1-bookmark": string;
@@ -2567,6 +2591,12 @@ export interface components {
         Location: string;
         /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`. */
         "Idempotency-Replayed": "true";
+        /** @description What the edge cache did ([RFC 9211](https://www.rfc-editor.org/rfc/rfc9211), cache `storefront`): `storefront; hit` (served from the cache), `storefront; fwd=miss` (computed now and stored when it may be), `storefront; fwd=bypass` (not a cached operation, or the cache is off) or `storefront; fwd=request` (the request sent `x-d1-bookmark` or `Cache-Control: no-cache`). On every `/api/v1` answer. */
+        "Cache-Status": string;
+        /** @description `private, no-cache` on a catalog read (keep it, but revalidate with `If-None-Match` before reuse); `no-store` on everything else (orders, contacts, jobs, webhooks, health, writes, errors). */
+        "Cache-Control": string;
+        /** @description Seconds since the edge cache stored this answer (hits only). */
+        Age: string;
     };
     pathItems: never;
 }
@@ -2595,7 +2625,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,6 +2641,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2658,7 +2693,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2674,6 +2712,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2716,6 +2756,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -2764,7 +2806,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2777,6 +2822,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2819,6 +2866,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,7 +2929,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2896,6 +2948,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2938,6 +2992,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -2986,7 +3042,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2999,6 +3058,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3041,6 +3102,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3088,7 +3151,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3104,6 +3170,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3144,6 +3212,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3190,7 +3260,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3203,6 +3276,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3243,6 +3318,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3322,7 +3399,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3418,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3380,7 +3462,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3393,6 +3478,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3438,6 +3525,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3492,7 +3581,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3600,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3553,6 +3647,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3604,6 +3700,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3655,6 +3753,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3713,7 +3813,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,6 +3832,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3771,6 +3876,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3819,7 +3926,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3832,6 +3942,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3874,6 +3986,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3939,7 +4053,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,6 +4072,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3988,6 +4107,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,6 +4162,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4105,7 +4228,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4121,6 +4247,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4161,6 +4289,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4207,7 +4337,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4220,6 +4353,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4260,6 +4395,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4337,7 +4474,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4353,6 +4493,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4391,7 +4533,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,6 +4549,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4472,7 +4619,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4488,6 +4638,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4528,7 +4680,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4541,6 +4696,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4591,7 +4748,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,6 +4767,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4645,7 +4807,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,6 +4823,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4696,6 +4863,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4755,7 +4924,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +4943,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4813,7 +4987,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4829,6 +5006,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4869,6 +5048,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -4915,7 +5096,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4928,6 +5112,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4961,6 +5147,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5003,6 +5191,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5076,7 +5266,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5092,6 +5285,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5127,7 +5322,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5144,6 +5342,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5174,7 +5374,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5187,6 +5390,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Server-Timing": components["headers"]["Server-Timing"];
                     "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content?: never;

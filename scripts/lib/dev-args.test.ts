@@ -40,3 +40,10 @@ test("a PUBLIC_BASE_URL the developer passes comes after dev's own, so it wins",
   const { args } = devServerArgs(["--var", "PUBLIC_BASE_URL:https://tunnel.example"]);
   assert.equal(vars(args).PUBLIC_BASE_URL, "https://tunnel.example");
 });
+
+test("--no-edge-cache turns the local edge cache off and is not handed to wrangler", () => {
+  const { args } = devServerArgs(["--no-edge-cache", "--port", "9000"]);
+  assert.equal(vars(args).EDGE_CACHE, "off");
+  assert.ok(!args.includes("--no-edge-cache"));
+  assert.equal(vars(devServerArgs([]).args).EDGE_CACHE, undefined, "on by default");
+});

@@ -19,7 +19,9 @@ export const option = (argv: string[], name: string): string | undefined => {
  * The arguments for wrangler and the address it serves on. The Worker gets that address as
  * `PUBLIC_BASE_URL`, so image URLs point at this server whatever a request's Host says.
  */
-export function devServerArgs(argv: string[]): { args: string[]; port: string; origin: string } {
+export function devServerArgs(given: string[]): { args: string[]; port: string; origin: string } {
+  // `--no-edge-cache` is ours, not wrangler's: it turns the local edge cache off.
+  const argv = given.filter((a) => a !== "--no-edge-cache");
   const port = option(argv, "--port") ?? DEFAULT_PORT;
   const protocol = option(argv, "--local-protocol") === "https" ? "https" : "http";
   const origin = `${protocol}://localhost:${port}`;
@@ -31,6 +33,7 @@ export function devServerArgs(argv: string[]): { args: string[]; port: string; o
     `JOB_STALL_SECONDS:${LOCAL_STALL_SECONDS}`,
     "--var",
     `PUBLIC_BASE_URL:${origin}`,
+    ...(argv.length < given.length ? ["--var", "EDGE_CACHE:off"] : []),
     "--test-scheduled",
     ...argv,
   ];

@@ -39,9 +39,10 @@ function listTables(): TableInfo[] {
 
 /**
  * Tables whose rows describe the others rather than hold data: `row_counts` (migration 0005) has a
- * row per counted table from the start, so it says nothing about whether the database is empty.
+ * row per counted table from the start, and `cache_generations` counts writes, so neither says
+ * whether the database is empty.
  */
-const BOOKKEEPING_TABLES = new Set(["row_counts"]);
+const BOOKKEEPING_TABLES = new Set(["row_counts", "cache_generations"]);
 
 /** Names of the application tables that hold at least one row (bookkeeping tables aside). */
 export function nonEmptyTables(): string[] {

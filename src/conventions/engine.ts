@@ -4,6 +4,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
 import { batchAll } from "../db/client.ts";
 import { keyedColumns } from "../db/keyed-columns.ts";
+import { changesAt, nextUtcMidnight } from "../edge/lifetime.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../http/problem.ts";
 import { marketsOfLocales } from "../lib/locales.ts";
@@ -39,13 +40,19 @@ export async function renderContext(
     }));
     resolved = locales;
   }
+  const now = Date.now();
   return {
     c,
     db: c.get("db"),
     locales: resolved,
     markets: marketsOfLocales(resolved),
     store,
-    today: utcDate(),
+    // An answer that reads the day (a selling price, which flash offers change at day boundaries)
+    // is cached only until the next 00:00 UTC.
+    get today() {
+      changesAt(c, nextUtcMidnight(now));
+      return utcDate(now);
+    },
   };
 }
 

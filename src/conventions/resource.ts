@@ -3,6 +3,7 @@ import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
+import type { CacheDomain } from "../db/cache-generations.ts";
 import type { AppEnv, Db } from "../env.ts";
 import type { Scope } from "../http/route-table.ts";
 import type { IdSet } from "./id-set.ts";
@@ -197,6 +198,11 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
   localized: boolean;
   /** Whether `fields` applies (every resource except the store). */
   selectable?: boolean;
+  /**
+   * The edge cache domains its answers read (src/db/cache-generations.ts): its list and get may
+   * then be served from the cache. Absent: never cached (orders, contacts, jobs, webhooks).
+   */
+  cache?: readonly CacheDomain[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources

@@ -61,6 +61,10 @@ function representationParams(resource: AnyResource) {
   return names.length > 0 ? `${names.join(", ")} and ${last}` : `${last}`;
 }
 
+/** The edge cache policy of a resource's read (lists echo their URL in page links). */
+const cachePolicy = (resource: AnyResource, echoesUrl: boolean) =>
+  resource.cache ? { cache: { domains: resource.cache, echoesUrl } } : {};
+
 /** The list's description: the resource's own, else what any list does. */
 const listDescription = (resource: AnyResource) => {
   const shape = representationParams(resource);
@@ -88,6 +92,7 @@ function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
       description: listDescription(resource),
       tags: [resource.tag],
       scope: resource.scope ?? "read",
+      ...cachePolicy(resource, true),
       query: conventionQuerySchema(resource, "list"),
       responses: {
         200: {
@@ -110,6 +115,7 @@ function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
       ...itemOperation(resource, "get", "read"),
       description: getDescription(resource),
       params: resource.idParam ?? pathId,
+      ...cachePolicy(resource, false),
       query: conventionQuerySchema(resource, "single"),
       responses: {
         200: {
@@ -138,6 +144,7 @@ function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, parent: P
       tags: [resource.tag],
       scope: resource.scope ?? "read",
       params: parent.params,
+      ...cachePolicy(resource, true),
       query: conventionQuerySchema(resource, "list"),
       responses: {
         200: {

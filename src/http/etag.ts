@@ -10,7 +10,8 @@ const encoder = new TextEncoder();
  * and the tag hashes those very bytes; any other JSON answer is read back from a clone.
  */
 export const etag: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method !== "GET") return next();
+  // HEAD answers GET's headers (Hono runs the GET route and drops the body).
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
   const encoded = encodeJsonOnce(c);
   await next();
   if (c.res.status !== 200) return;
@@ -21,17 +22,23 @@ export const etag: MiddlewareHandler<AppEnv> = async (c, next) => {
   const body = encoded.response === c.res ? encoded.bytes : new Uint8Array(await c.res.clone().arrayBuffer());
   const tag = `W/"${base64url(sha256(body as Uint8Array).subarray(0, 18))}"`;
   phases.enter(left);
-  const ifNoneMatch = c.req.header("if-none-match");
-  if (ifNoneMatch && matches(ifNoneMatch, tag)) {
-    const headers = new Headers(c.res.headers);
-    headers.delete("content-type");
-    headers.delete("content-length");
-    headers.set("ETag", tag);
-    c.res = new Response(null, { status: 304, headers });
-    return;
-  }
   c.res.headers.set("ETag", tag);
+  c.res = conditional(c.req.header("if-none-match"), c.res);
 };
+
+/**
+ * The answer to a request carrying `If-None-Match`: 304 without a body when one of its tags
+ * matches the answer's `ETag` (weak comparison), else the answer itself. Also used by the edge
+ * cache for the answers it serves.
+ */
+export function conditional(ifNoneMatch: string | undefined, response: Response): Response {
+  const tag = response.headers.get("etag");
+  if (!ifNoneMatch || !tag || response.status !== 200 || !matches(ifNoneMatch, tag)) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-type");
+  headers.delete("content-length");
+  return new Response(null, { status: 304, headers });
+}
 
 /**
  * Replaces this request's `c.json` with one that builds the same response (same status, headers,

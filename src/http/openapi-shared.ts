@@ -68,13 +68,18 @@ const HEADERS = {
   Allow: "The methods the path accepts.",
   "Retry-After": "Seconds to wait before retrying.",
   "Server-Timing":
-    'Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker\'s clock advances only at I/O, so there the phases other than `d1-wait` read about 0.',
+    'Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker\'s clock advances only at I/O, so there the phases other than `d1-wait` read about 0. Last, what the edge cache did (`cache;desc="hit"`, `"miss"`, `"bypass"` or `"request"`) and, when it read its generations from D1, `cache-d1;desc="generation reads";dur=1`; a miss reports the D1 work of computing the answer, a hit none.',
   "x-d1-bookmark":
     "D1 session bookmark, when the request used the database: send it back as `x-d1-bookmark` to read data at least as fresh as this answer.",
   ETag: "Weak entity tag of the body: send it as `If-None-Match` to get 304 while it is unchanged.",
   Location: "URL of the created resource (for a bulk operation: its job).",
   "Idempotency-Replayed":
     "`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.",
+  "Cache-Status":
+    "What the edge cache did ([RFC 9211](https://www.rfc-editor.org/rfc/rfc9211), cache `storefront`): `storefront; hit` (served from the cache), `storefront; fwd=miss` (computed now and stored when it may be), `storefront; fwd=bypass` (not a cached operation, or the cache is off) or `storefront; fwd=request` (the request sent `x-d1-bookmark` or `Cache-Control: no-cache`). On every `/api/v1` answer.",
+  "Cache-Control":
+    "`private, no-cache` on a catalog read (keep it, but revalidate with `If-None-Match` before reuse); `no-store` on everything else (orders, contacts, jobs, webhooks, health, writes, errors).",
+  Age: "Seconds since the edge cache stored this answer (hits only).",
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
@@ -131,12 +136,18 @@ export const ERROR_RESPONSES = Object.fromEntries(
 ) as Record<ErrorStatus, { $ref: string }>;
 
 /**
- * The headers every successful answer carries, as references: request id, timing and D1 bookmark;
- * a GET's `ETag`; a POST's `Idempotency-Replayed`. An answer that creates adds `LOCATION_HEADER`.
+ * The headers every successful answer carries, as references: request id, timing, D1 bookmark and
+ * what the edge cache did; a GET's `ETag` (and `Age` on a hit); a POST's `Idempotency-Replayed`. An answer that creates adds `LOCATION_HEADER`.
  */
 export function successHeaders(method: string, status: number) {
-  const names: HeaderName[] = ["X-Request-Id", "Server-Timing", "x-d1-bookmark"];
-  if (method === "get" && status === 200) names.push("ETag");
+  const names: HeaderName[] = [
+    "X-Request-Id",
+    "Server-Timing",
+    "x-d1-bookmark",
+    "Cache-Status",
+    "Cache-Control",
+  ];
+  if (method === "get" && status === 200) names.push("ETag", "Age");
   if (method === "post") names.push("Idempotency-Replayed");
   return Object.fromEntries(names.map((h) => [h, ref("headers", h)]));
 }
@@ -163,7 +174,10 @@ export function registerOpenApiComponents(registry: OpenAPIHono["openAPIRegistry
     registry.registerComponent("responses", e.name, {
       description: e.description,
       headers: Object.fromEntries(
-        (["X-Request-Id", ...extra] as HeaderName[]).map((h) => [h, ref("headers", h)]),
+        (["X-Request-Id", "Cache-Status", "Cache-Control", ...extra] as HeaderName[]).map((h) => [
+          h,
+          ref("headers", h),
+        ]),
       ),
       content: { "application/problem+json": { schema: ref("schemas", "Problem") } },
     });

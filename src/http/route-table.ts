@@ -1,5 +1,15 @@
+import type { CacheDomain } from "../db/cache-generations.ts";
+
 /** What an API key may do; every route needs one scope, or none when public. */
 export type Scope = "read" | "write" | "admin";
+
+/** How the edge cache (src/edge/) may serve a GET route's answers; a route without one is never cached. */
+export interface CachePolicy {
+  /** The invalidation domains its answers read (the store's settings, read by every answer, are added). */
+  domains: readonly CacheDomain[];
+  /** Its answers echo the request URL (page links): the key keeps the query string exactly as sent. */
+  echoesUrl: boolean;
+}
 
 export type BodyLimit = "none" | "standard" | "bulk";
 
@@ -12,6 +22,7 @@ export interface RouteMeta {
   bodyLimit: BodyLimit;
   /** Which rate-limit budget the route spends. */
   budget: "read" | "write" | "bulk" | null;
+  cache?: CachePolicy;
 }
 
 interface Pattern {

@@ -7,7 +7,7 @@ import type { ElementSink } from "./json-scan.ts";
 import { ERROR_RESPONSES, successHeaders } from "./openapi-shared.ts";
 import { isListParam } from "./params.ts";
 import { type ProblemCode, type ProblemDetailItem, validationError } from "./problem.ts";
-import type { Scope } from "./route-table.ts";
+import type { CachePolicy, Scope } from "./route-table.ts";
 import { type BodyLimit, routeTable } from "./route-table.ts";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -23,6 +23,8 @@ export interface RouteDef<P extends AnyObject, Q extends AnyObject, B extends z.
   scope: Scope | null;
   bodyLimit?: BodyLimit;
   budget?: "read" | "write" | "bulk";
+  /** GET routes whose answers the edge cache may serve (src/edge/). */
+  cache?: CachePolicy;
   params?: P;
   query?: Q;
   body?: B;
@@ -66,6 +68,7 @@ export function defineRoute<
     // A write without a declared body still answers 415 and 413 in the contract's order of checks.
     bodyLimit: def.bodyLimit ?? (def.body || isWrite ? "standard" : "none"),
     budget: def.budget ?? (def.scope === null ? null : isWrite ? "write" : "read"),
+    ...(def.cache ? { cache: def.cache } : {}),
   });
 
   app.openAPIRegistry.registerPath({

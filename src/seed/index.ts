@@ -1,3 +1,4 @@
+import { CACHE_DOMAINS, generationBumpStatement } from "../db/cache-generations.ts";
 import { brandStatements } from "./brands.ts";
 import { categoryStatements } from "./categories.ts";
 import { contactStatements } from "./contacts.ts";
@@ -46,5 +47,7 @@ export async function buildSeed(options: SeedOptions = {}): Promise<SeedStatemen
     ...priceListStatements(scale),
     ...jobStatements(),
     ...(options.includeLocalKeys ? await localKeyStatements() : []),
+    // A (re)load changes every domain: a running `npm run dev` serves none of its cached answers again.
+    generationBumpStatement(CACHE_DOMAINS) as SeedStatement,
   ];
 }

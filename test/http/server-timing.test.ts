@@ -2,11 +2,15 @@ import { describe, expect, it } from "vitest";
 import { PHASES, PhaseClock } from "../../src/lib/phase-clock.ts";
 import { api } from "../support/api.ts";
 
-/** The phase entries of a Server-Timing header, after `app`, the D1 round trips and the rows they read. */
+/**
+ * The phase entries of a Server-Timing header, after `app`, the D1 round trips and the rows they
+ * read, and before what the edge cache did (`cache;desc="…"`, test/edge/).
+ */
 function phases(header: string | null) {
-  const match = /^app;dur=\d+, d1;desc="round trips";dur=\d+, d1-rows;desc="rows read";dur=\d+, (.*)$/.exec(
-    header ?? "",
-  );
+  const match =
+    /^app;dur=\d+, d1;desc="round trips";dur=\d+, d1-rows;desc="rows read";dur=\d+, (.*?)(, cache;desc="[a-z]+".*)?$/.exec(
+      header ?? "",
+    );
   expect(match, `Server-Timing: ${header}`).not.toBeNull();
   return (match?.[1] ?? "").split(", ").map((entry) => {
     const parsed = /^([a-z0-9-]+);dur=(\d+\.\d{3})$/.exec(entry);

@@ -22,7 +22,7 @@ async function linesOf(run: () => Promise<unknown>): Promise<Record<string, unkn
 afterEach(() => vi.restoreAllMocks());
 
 describe("structured logs", () => {
-  it("one line per request: id, method, route pattern, status, duration, D1 round trips, key id; no secret", async () => {
+  it("one line per request: id, method, route pattern, status, duration, D1 round trips, key id, cache outcome; no secret", async () => {
     let requestId = "";
     const lines = await linesOf(async () => {
       const res = await api("/api/v1/brands/999999?fields=name");
@@ -40,6 +40,8 @@ describe("structured logs", () => {
         duration_ms: expect.any(Number),
         d1_round_trips: expect.any(Number),
         api_key_id: expect.any(Number),
+        // What the edge cache did: the cached read entrypoint's own computation logs no line.
+        cache: "miss",
       },
     ]);
     expect(JSON.stringify(lines)).not.toContain(KEYS.all);

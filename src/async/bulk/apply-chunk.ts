@@ -1,5 +1,7 @@
 import type { SQL } from "drizzle-orm";
+import { type CacheDomain, generationBump } from "../../db/cache-generations.ts";
 import { rawBatch } from "../../db/raw.ts";
+import { forgetGenerations } from "../../edge/generations.ts";
 import type { Bindings, Db } from "../../env.ts";
 import { constraintViolation, describeError, isUniqueViolation } from "../../lib/errors.ts";
 import { log } from "../../lib/log.ts";
@@ -34,11 +36,17 @@ export const REPLAY_RECORDS_PER_INVOCATION = 25;
 export type ChunkResult = "mine" | "theirs" | "closed" | "continues";
 
 /** A dry run's context also carries what the job counted as applied so far (one more query). */
-export const processorContext = async (env: Bindings, db: Db, job: JobRow): Promise<ProcessorContext> => ({
+export const processorContext = async (
+  env: Bindings,
+  db: Db,
+  job: JobRow,
+  invalidates: readonly CacheDomain[],
+): Promise<ProcessorContext> => ({
   db,
   env,
   job,
   today: utcDate(),
+  invalidates,
   ...(job.dryRun ? { dryRun: await loadDryRun(env.DB, job.id) } : {}),
 });
 
@@ -84,9 +92,12 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
   await commitWithBooks(ctx, bookkeeping(ctx.job.id, chunk, part, plan.outcomes), plan);
 }
 
-/** Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead. */
+/**
+ * Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead.
+ * A batch with effects also bumps the edge cache generations of the operation's domains, once.
+ */
 export async function commitWithBooks(
-  { env, job, dryRun }: ProcessorContext,
+  { env, db, job, dryRun, invalidates }: ProcessorContext,
   books: SQL[],
   { statements, ops }: Pick<Plan, "statements" | "ops">,
 ) {
@@ -94,7 +105,10 @@ export async function commitWithBooks(
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
     await commitDryRun(env.DB, dryRun, books, statements, ops);
   } else {
-    await rawBatch(env.DB, [...books, ...statements]);
+    const bump =
+      statements.length > 0 && invalidates?.length ? [generationBump(db, invalidates).getSQL()] : [];
+    await rawBatch(env.DB, [...books, ...statements, ...bump]);
+    if (bump.length > 0) forgetGenerations();
   }
 }
 

@@ -109,8 +109,8 @@ export async function processJobMessage(
         "The stored payload of this chunk could not be read.",
       );
     } else {
-      const { processor } = operations[job.type];
-      const ctx = await processorContext(env, db, job);
+      const { processor, invalidates } = operations[job.type];
+      const ctx = await processorContext(env, db, job, invalidates);
       if (group.length > 1) {
         outcome = await applyGroup(processor, ctx, message.chunk, group, records);
       } else {

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { CacheDomain } from "../../db/cache-generations.ts";
 import type { AppEnv } from "../../env.ts";
 import type { JobType, Processor } from "./types.ts";
 
@@ -37,6 +38,8 @@ export interface BulkOperation<T extends JobType = JobType> {
    */
   guard?: (c: Context<AppEnv>, id: number) => Promise<Record<string, unknown>>;
   processor: Processor;
+  /** The edge cache domains its jobs change: each committed chunk that applied records bumps them once. */
+  invalidates: readonly CacheDomain[];
 }
 
 /** Every bulk operation by the job type it runs: the routes mount and the jobs consumer dispatches from it. */

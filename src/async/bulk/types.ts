@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import type { CacheDomain } from "../../db/cache-generations.ts";
 import type { JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
 import type { DryRunMemory } from "./dry-run-memory.ts";
@@ -58,6 +59,11 @@ export interface ProcessorContext {
    * what its lookups read, so it judges each record as a real run would (src/async/bulk/dry-run.ts).
    */
   dryRun?: DryRunMemory;
+  /**
+   * The edge cache domains the job's operation changes (bumped with each committed change); the
+   * consumer always sets them, a test that only plans may leave them out.
+   */
+  invalidates?: readonly CacheDomain[];
 }
 
 export interface Plan {

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { countTrip } from "../../db/client.ts";
+import { forgetGenerations } from "../../edge/generations.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError, type ProblemDetailItem } from "../../http/problem.ts";
 import { describeError, isUniqueViolation } from "../../lib/errors.ts";
@@ -13,12 +14,15 @@ export type UniqueRules = Record<string, { path: string; message: string }>;
 /**
  * Runs a write (a single statement or a `db.batch`, which D1 runs as one transaction) and turns a
  * UNIQUE index violation into 409 naming the field: uniqueness is enforced by the index, never by
- * read-then-write.
+ * read-then-write. A write bumps the edge cache generations of what it changed in its own batch
+ * (`generationBump`); once it committed, this isolate's next cached read learns them at once.
  */
 export async function runWrite<T>(c: Context<AppEnv>, rules: UniqueRules, write: () => Promise<T>) {
   countTrip(c);
   try {
-    return await write();
+    const result = await write();
+    forgetGenerations();
+    return result;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const message = describeError(err);

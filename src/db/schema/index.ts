@@ -1,3 +1,4 @@
+export * from "./cache-generations.ts";
 export * from "./catalog.ts";
 export * from "./commerce.ts";
 export * from "./jobs.ts";

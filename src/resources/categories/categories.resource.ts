@@ -34,6 +34,7 @@ export const categoryResource = defineResource<{
   table: categories,
   idColumn: categories.id,
   localized: true,
+  cache: ["catalog"],
   fields: {
     id: column(categories.id, "fixed"),
     internal_id: column(categories.internalId, "default"),

@@ -6,6 +6,7 @@ import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
+import { generationBump } from "../../db/cache-generations.ts";
 import { batch } from "../../db/client.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -87,6 +88,7 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
       ...translationStatements(db, categoryResource, justInsertedId, body.translations, (locale) =>
         body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
+      generationBump(db, ["catalog"]),
       db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
     ];
     try {
@@ -156,6 +158,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
           ? { slug: slugs[locale] ?? `category-${id}` }
           : {},
       ),
+      generationBump(db, ["catalog"]),
     ];
     try {
       await runCategoryWrite(c, translations, () => db.batch(statements as [BatchItem<"sqlite">]));

@@ -142,6 +142,8 @@ export const priceListResource = defineResource<{
   idColumn: priceLists.id,
   // No translations of its own: `locales` applies to the nested categories and brands.
   localized: true,
+  // Discounts embed brands and categories.
+  cache: ["price_lists", "catalog"],
   fields: {
     id: column(priceLists.id, "fixed"),
     internal_id: column(priceLists.internalId, "default"),

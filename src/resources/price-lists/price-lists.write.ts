@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { idList } from "../../conventions/id-set.ts";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
+import { generationBump } from "../../db/cache-generations.ts";
 import { batch } from "../../db/client.ts";
 import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
@@ -164,6 +165,7 @@ export async function createPriceList(c: Context<AppEnv>, body: PriceListCreate)
     } as typeof priceLists.$inferInsert),
     ...discountStatements(db, justInsertedId, "category", categoryEntries(body.category_discounts)),
     ...discountStatements(db, justInsertedId, "brand", brandEntries(body.brand_discounts)),
+    generationBump(db, ["price_lists"]),
     db.select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, justInsertedId)),
   ];
   const results = await runWrite(c, UNIQUE, () => db.batch(statements as [BatchItem<"sqlite">]));
@@ -200,6 +202,7 @@ export async function updatePriceList(c: Context<AppEnv>, id: number, body: Pric
           ...discountStatements(db, id, "brand", brandEntries(body.brand_discounts)),
         ]
       : []),
+    generationBump(db, ["price_lists"]),
   ];
   await runWrite(c, UNIQUE, () => db.batch(statements as [BatchItem<"sqlite">]));
 }

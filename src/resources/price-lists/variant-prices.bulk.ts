@@ -42,4 +42,5 @@ export const variantPricesBulk = {
     return { price_list_id: id };
   },
   processor: priceListPrices,
+  invalidates: ["price_lists"],
 } satisfies BulkOperation;

@@ -112,6 +112,8 @@ export const variantPriceResource = defineResource<{
   table: priceListVariantPrices,
   idColumn: priceListVariantPrices.variantId,
   localized: false,
+  // Each price shows its variant (sku, names).
+  cache: ["price_lists", "catalog"],
   perPage: { default: 100, max: 500 },
   fields: {
     variant_id: column(priceListVariantPrices.variantId, "fixed"),

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { MountRoute } from "../../conventions/routes.ts";
+import { generationBump } from "../../db/cache-generations.ts";
 import { batch } from "../../db/client.ts";
 import { priceLists, priceListVariantPrices } from "../../db/schema/index.ts";
+import { forgetGenerations } from "../../edge/generations.ts";
 import { notFound } from "../../http/problem.ts";
 import { defineRoute, pathId } from "../../http/route.ts";
 import { VariantPricesDeletedSchema } from "./price-lists.schema.ts";
@@ -37,7 +39,9 @@ const deleteVariantPrices: MountRoute = (app, resource) =>
           .from(priceLists)
           .where(eq(priceLists.id, params.id)),
         db.delete(priceListVariantPrices).where(eq(priceListVariantPrices.priceListId, params.id)),
+        generationBump(db, ["price_lists"], { ifChanged: true }),
       ]);
+      forgetGenerations();
       const list = found[0];
       if (!list) throw notFound("Price list");
       return c.json({ deleted: list.count }, 200);

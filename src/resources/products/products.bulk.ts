@@ -59,4 +59,5 @@ export const productsBulk = {
     options: { match_by: "internal_id" },
   },
   processor: productsUpsert,
+  invalidates: ["catalog"],
 } satisfies BulkOperation;

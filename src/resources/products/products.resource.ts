@@ -87,6 +87,7 @@ export const productResource = defineResource<{
   table: products,
   idColumn: products.id,
   localized: true,
+  cache: ["catalog"],
   fields: {
     id: column(products.id, "fixed"),
     internal_id: column(products.internalId, "default"),

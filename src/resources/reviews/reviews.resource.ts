@@ -52,6 +52,7 @@ export const reviewResource = defineResource<{ row: ReviewRow; item: typeof Revi
   table: reviews,
   idColumn: reviews.id,
   localized: false,
+  cache: ["reviews"],
   fields: {
     id: column(reviews.id, "fixed"),
     locale: column(reviews.locale, "default"),

@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { getStoreSettings } from "../../conventions/store-settings.ts";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
+import { generationBump } from "../../db/cache-generations.ts";
 import { batch } from "../../db/client.ts";
 import { contacts, orders, products, reviews, variants } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -119,16 +120,19 @@ export async function createReview(c: Context<AppEnv>, input: ReviewCreate): Pro
   if (problems.length > 0) throw validationError(problems);
   const db = c.get("db");
   const now = isoSeconds();
-  const [row] = await runWrite(c, {}, () =>
-    db
-      .insert(reviews)
-      // The body carries every NOT NULL column but `created_at` (its schema requires or defaults them).
-      .values({
-        ...columnChanges(reviewResource, input),
-        createdAt: input.created_at ?? now,
-        updatedAt: now,
-      } as typeof reviews.$inferInsert)
-      .returning({ id: reviews.id }),
+  const [[row]] = await runWrite(c, {}, () =>
+    db.batch([
+      db
+        .insert(reviews)
+        // The body carries every NOT NULL column but `created_at` (its schema requires or defaults them).
+        .values({
+          ...columnChanges(reviewResource, input),
+          createdAt: input.created_at ?? now,
+          updatedAt: now,
+        } as typeof reviews.$inferInsert)
+        .returning({ id: reviews.id }),
+      generationBump(db, ["reviews"]),
+    ]),
   );
   return (row as { id: number }).id;
 }
@@ -165,5 +169,10 @@ export async function updateReview(c: Context<AppEnv>, id: number, input: Review
   if (!current) throw notFound("Review");
 
   const changes = { ...columnChanges(reviewResource, input), updatedAt: isoSeconds() };
-  await runWrite(c, {}, () => db.update(reviews).set(changes).where(eq(reviews.id, id)));
+  await runWrite(c, {}, () =>
+    db.batch([
+      db.update(reviews).set(changes).where(eq(reviews.id, id)),
+      generationBump(db, ["reviews"], { ifChanged: true }),
+    ]),
+  );
 }

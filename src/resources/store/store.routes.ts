@@ -24,6 +24,8 @@ export function registerStore(app: OpenAPIHono<AppEnv>) {
         "Global configuration and public identity of the shop, with its locales and pricing markets.",
       tags: ["Store"],
       scope: "read",
+      // The store's settings are a domain every cached answer reads (src/edge/cache-key.ts).
+      cache: { domains: [], echoesUrl: false },
       query: z.object({ locales: localesParam().optional() }).strict(),
       responses: {
         200: { description: "The store", content: { "application/json": { schema: StoreSchema } } },

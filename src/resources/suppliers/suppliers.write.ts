@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
+import { generationBump } from "../../db/cache-generations.ts";
 import { suppliers } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
@@ -14,21 +15,28 @@ const UNIQUE = {
 };
 
 export async function createSupplier(c: Context<AppEnv>, body: SupplierCreate): Promise<number> {
-  const [row] = await runWrite(c, UNIQUE, () =>
-    c
-      .get("db")
-      .insert(suppliers)
-      // The body carries `name` and `internal_id` (its schema requires them), the NOT NULL columns.
-      .values(columnChanges(supplierResource, body) as typeof suppliers.$inferInsert)
-      .returning({ id: suppliers.id }),
+  const db = c.get("db");
+  const [[row]] = await runWrite(c, UNIQUE, () =>
+    db.batch([
+      db
+        .insert(suppliers)
+        // The body carries `name` and `internal_id` (its schema requires them), the NOT NULL columns.
+        .values(columnChanges(supplierResource, body) as typeof suppliers.$inferInsert)
+        .returning({ id: suppliers.id }),
+      generationBump(db, ["catalog"]),
+    ]),
   );
   return (row as { id: number }).id;
 }
 
 export async function updateSupplier(c: Context<AppEnv>, id: number, body: SupplierUpdate): Promise<void> {
   const changes = { ...columnChanges(supplierResource, body), updatedAt: isoSeconds() };
-  const rows = await runWrite(c, UNIQUE, () =>
-    c.get("db").update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),
+  const db = c.get("db");
+  const [rows] = await runWrite(c, UNIQUE, () =>
+    db.batch([
+      db.update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),
+      generationBump(db, ["catalog"], { ifChanged: true }),
+    ]),
   );
   if (rows.length === 0) throw notFound("Supplier");
 }

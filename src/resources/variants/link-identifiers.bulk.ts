@@ -21,4 +21,5 @@ export const linkIdentifiersBulk = {
     ],
   },
   processor: identifiersLink,
+  invalidates: ["catalog"],
 } satisfies BulkOperation;

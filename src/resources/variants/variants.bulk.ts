@@ -26,4 +26,5 @@ export const variantsBulk = {
     options: { match_by: "internal_id" },
   },
   processor: variantsUpdate,
+  invalidates: ["catalog"],
 } satisfies BulkOperation;

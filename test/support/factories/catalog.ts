@@ -1,4 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import { generationBump } from "../../../src/db/cache-generations.ts";
 import {
   brands,
   categories,
@@ -12,11 +13,13 @@ import {
   variants,
   variantTranslations,
 } from "../../../src/db/schema/index.ts";
+import { forgetGenerations } from "../../../src/edge/generations.ts";
 import { testDb } from "../test-db.ts";
 
 /**
  * Direct-to-D1 factories for resources that have no synchronous create route (products, variants):
- * they write storage rows exactly as the bulk jobs will.
+ * they write storage rows exactly as the bulk jobs will, with the bump of the catalog's edge cache
+ * generation in the same batch.
  */
 // Ids increase in creation order (storage is per test file), far above ids the API assigns.
 let seq = 1_000_000;
@@ -136,7 +139,9 @@ export async function createProduct(spec: ProductSpec = {}) {
       updatedAt: spec.updatedAt ?? "2026-01-10T10:00:00Z",
     }),
     ...writes,
+    generationBump(db, ["catalog"]),
   ]);
+  forgetGenerations();
   return { id, variantIds };
 }
 
@@ -148,22 +153,30 @@ export async function createCategoryRow(parentId: number | null = null, name?: s
     db
       .insert(categoryTranslations)
       .values({ categoryId: id, locale: "es-ES", name: name ?? `Cat ${id}`, slug: `cat-${id}` }),
+    generationBump(db, ["catalog"]),
   ]);
+  forgetGenerations();
   return id;
 }
 
 export async function createBrandRow(name?: string) {
   const id = next();
-  await testDb()
-    .insert(brands)
-    .values({ id, name: name ?? `Brand ${id}`, slug: `brand-${id}` });
+  const db = testDb();
+  await db.batch([
+    db.insert(brands).values({ id, name: name ?? `Brand ${id}`, slug: `brand-${id}` }),
+    generationBump(db, ["catalog"]),
+  ]);
+  forgetGenerations();
   return id;
 }
 
 export async function createSupplierRow(internalId?: string) {
   const id = next();
-  await testDb()
-    .insert(suppliers)
-    .values({ id, name: `Supplier ${id}`, internalId: internalId ?? `SUP-${id}` });
+  const db = testDb();
+  await db.batch([
+    db.insert(suppliers).values({ id, name: `Supplier ${id}`, internalId: internalId ?? `SUP-${id}` }),
+    generationBump(db, ["catalog"]),
+  ]);
+  forgetGenerations();
   return id;
 }

@@ -1,0 +1,59 @@
+import { CACHE_DOMAINS, type Generations } from "../db/cache-generations.ts";
+import type { CachePolicy } from "../http/route-table.ts";
+
+/**
+ * What the gateway hands the cached read entrypoint (`ctx.props`). Workers Cache keys an entry by
+ * entrypoint, path, query string, Worker version and these props, never by a request header, so
+ * everything that legitimately changes an answer is here or in the URL; the API key never is
+ * (every key with `read` scope sees the same catalog).
+ */
+export interface FillProps {
+  /** Marks a call by the gateway: only such a call reaches the entrypoint without a key. */
+  cache: "storefront";
+  /** The origin page links are built on (Workers Cache leaves the host out of its key). */
+  origin: string;
+  /** The generations of the domains the answer reads: `catalog=12;store=3`. */
+  generations: string;
+}
+
+export interface CacheKey {
+  /** The URL the entrypoint is called with: the request's path and its (normalised) query. */
+  url: string;
+  props: FillProps;
+  /** The whole key as one string (the local cache's key). */
+  id: string;
+}
+
+/**
+ * The key of a cached read. An answer that echoes its URL (a list's page links are the request's
+ * own URL with `page` replaced) keeps the query string as sent. Any other answer depends only on
+ * the parameters' values, so URLs that differ in parameter order share one entry: parameters are
+ * sorted by name, keeping the order of repeated values (`locales=fr-FR&locales=de-DE` orders the
+ * answer's translations) and every byte of each pair as sent.
+ */
+export function cacheKey(requestUrl: string, policy: CachePolicy, generations: Generations): CacheKey {
+  const url = new URL(requestUrl);
+  const query = policy.echoesUrl ? url.search : sortedQuery(url.search);
+  const read = new Set(["store", ...policy.domains]);
+  const props: FillProps = {
+    cache: "storefront",
+    origin: url.origin,
+    generations: CACHE_DOMAINS.filter((d) => read.has(d))
+      .map((d) => `${d}=${generations[d]}`)
+      .join(";"),
+  };
+  const target = `${url.origin}${url.pathname}${query}`;
+  return { url: target, props, id: `${target} ${props.generations}` };
+}
+
+function sortedQuery(search: string): string {
+  const pairs = search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair !== "");
+  if (pairs.length === 0) return "";
+  const name = (pair: string) => pair.split("=", 1)[0] as string;
+  // Array.prototype.sort is stable: repeated names keep their order.
+  pairs.sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+  return `?${pairs.join("&")}`;
+}
