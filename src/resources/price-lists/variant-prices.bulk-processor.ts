@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
@@ -8,6 +7,7 @@ import { amountString, nonEmpty, positiveInt, validateMatchable } from "../../as
 import { SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../variants/variants.bulk-match.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
 type PriceMatchBy = (typeof PRICE_MATCH_BY)[number];

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { bulkTranslations, nonEmpty, nonNegativeInt, positiveInt } from "../../async/bulk/validate.ts";
-import { variantWriteShape } from "../../async/bulk/variant-fields.ts";
+import { variantWriteShape } from "../variants/variants.bulk-fields.ts";
 
 export const PRODUCT_MATCH_BY = ["id", "internal_id"] as const;
 

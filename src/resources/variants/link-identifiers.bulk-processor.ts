@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { collectMatches, matchQuery, type VariantKey } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { nonEmpty, validateFields } from "../../async/bulk/validate.ts";
 import { rawBatch } from "../../db/raw.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { collectMatches, matchQuery, type VariantKey } from "./variants.bulk-match.ts";
 
 export const LinkIdentifiersItem = z
   .object({

@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
-import { planVariantWrite, variantWriteShape } from "../../async/bulk/variant-fields.ts";
 import { jsonRowsTable } from "../../db/stated-plans.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { planVariantWrite, variantWriteShape } from "./variants.bulk-fields.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
 
 export const VariantUpdateRecord = z
   .object({

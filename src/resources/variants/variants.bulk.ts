@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { VARIANT_MATCH_BY } from "../../async/bulk/match-variants.ts";
 import type { BulkOperation } from "../../async/bulk/operation.ts";
+import { VARIANT_MATCH_BY } from "./variants.bulk-match.ts";
 import { VariantUpdateRecord, variantsUpdate } from "./variants.bulk-processor.ts";
 
 export const variantsBulk = {

@@ -1,9 +1,16 @@
 import { z } from "@hono/zod-openapi";
+import type { RecordProblems } from "../../async/bulk/record-errors.ts";
+import type { RowOps } from "../../async/bulk/row-ops.ts";
+import {
+  bulkTranslations,
+  isoDate,
+  moneyInput,
+  nonEmpty,
+  nonNegativeInt,
+  positiveInt,
+} from "../../async/bulk/validate.ts";
 import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
-import type { RecordProblems } from "./record-errors.ts";
-import type { RowOps } from "./row-ops.ts";
-import { bulkTranslations, isoDate, moneyInput, nonEmpty, nonNegativeInt, positiveInt } from "./validate.ts";
 
 const VARIANT_STATUSES = ["published", "unpublished"] as const;
 
