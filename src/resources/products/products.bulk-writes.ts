@@ -1,5 +1,6 @@
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
 import type { RowOps } from "../../async/bulk/row-ops.ts";
+import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { Allocator, PlanContext } from "./products.bulk-context.ts";
@@ -12,19 +13,6 @@ import { productResource } from "./products.resource.ts";
  * The rows one product record writes: the product itself (created or updated), its translations,
  * categories and images. Its nested variants: products.bulk-nested-variants.ts.
  */
-
-const PRODUCT_COLUMNS = [
-  "internal_id",
-  "product_structure",
-  "status",
-  "product_kind",
-  "stock_management",
-  "online_availability",
-  "model_code",
-  "tax_category",
-  "supplier_id",
-  "brand_id",
-] as const;
 
 export function checkReferences(record: ProductRecord, refs: Set<string>, problems: RecordProblems) {
   if (record.supplier_id != null && !refs.has(`supplier:${record.supplier_id}`)) {
@@ -39,14 +27,8 @@ export function checkReferences(record: ProductRecord, refs: Set<string>, proble
   });
 }
 
-function productRow(record: ProductRecord) {
-  const row: Record<string, unknown> = {};
-  for (const column of PRODUCT_COLUMNS) {
-    const value = record[column];
-    if (value !== undefined) row[column] = value;
-  }
-  return row;
-}
+/** The product columns a record sets: its declared column fields, by SQL name. */
+const productRow = (record: ProductRecord) => columnChanges(productResource, record, sqlName);
 
 export function planCreate(ops: RowOps, ctx: PlanContext): number | null {
   const { record, problems, invalid, now, allocator } = ctx;
@@ -109,10 +91,8 @@ export function planUpdate(
       "a simple product has exactly one variant",
     );
   }
-  const { internal_id: _matchKey, ...changes } = productRow(record);
   ops.merge("products", ["id"], {
-    ...changes,
-    ...(record.internal_id !== undefined ? { internal_id: record.internal_id } : {}),
+    ...productRow(record),
     id: existing.id,
     updated_at: now,
   });
@@ -141,7 +121,7 @@ function planTranslations(
     const row: Record<string, unknown> = {
       product_id: productId,
       locale,
-      ...translationChanges(productResource, entry, (column) => column.name),
+      ...translationChanges(productResource, entry, sqlName),
     };
     if (!known?.has(locale)) {
       const base = entry.name ? slugify(entry.name) : "";

@@ -9,8 +9,11 @@ import {
   nonNegativeInt,
   positiveInt,
 } from "../../async/bulk/validate.ts";
+import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
+import { translationChanges } from "../../conventions/write/translations.ts";
 import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
+import { variantResource } from "./variants.resource.ts";
 
 const VARIANT_STATUSES = ["published", "unpublished"] as const;
 
@@ -64,17 +67,6 @@ export const variantWriteShape = {
 
 type VariantWrite = {
   [K in keyof typeof variantWriteShape]?: z.output<(typeof variantWriteShape)[K]>;
-};
-
-const COLUMN: Record<string, string> = {
-  internal_id: "internal_id",
-  sku: "sku",
-  ean: "ean",
-  status: "status",
-  min_quantity: "min_quantity",
-  quantity_factor: "quantity_factor",
-  supplier_stock: "supplier_stock",
-  warehouse_stock: "warehouse_stock",
 };
 
 /*
@@ -134,11 +126,11 @@ export function planVariantWrite(
 ): boolean {
   const { variantId, write, markets, problems, path, now, create } = input;
   const before = problems.items.length;
-  const row: Record<string, unknown> = { ...(create ?? {}), id: variantId };
-  for (const [field, column] of Object.entries(COLUMN)) {
-    const value = write[field as keyof VariantWrite];
-    if (value !== undefined) row[column] = value;
-  }
+  const row: Record<string, unknown> = {
+    ...(create ?? {}),
+    ...columnChanges(variantResource, write, sqlName),
+    id: variantId,
+  };
   if (write.cost_price !== undefined) {
     if (write.cost_price && write.cost_price.currency !== SHOP_CURRENCY) {
       problems.add("INVALID_FIELD_VALUE", at(path, "cost_price.currency"), `must be ${SHOP_CURRENCY}`);
@@ -151,12 +143,14 @@ export function planVariantWrite(
   for (const [locale, entry] of Object.entries(write.translations ?? {})) {
     if (entry === null)
       ops.delete("variant_translations", ["variant_id", "locale"], { variant_id: variantId, locale });
-    else if (entry.name !== undefined) {
-      writeChild(ops, isNew, "variant_translations", ["variant_id", "locale"], {
-        variant_id: variantId,
-        locale,
-        name: entry.name,
-      });
+    else {
+      const changes = translationChanges(variantResource, entry, sqlName);
+      if (Object.keys(changes).length > 0)
+        writeChild(ops, isNew, "variant_translations", ["variant_id", "locale"], {
+          variant_id: variantId,
+          locale,
+          ...changes,
+        });
     }
   }
   for (const [market, price] of Object.entries(write.prices ?? {})) {
