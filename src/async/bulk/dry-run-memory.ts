@@ -1,7 +1,9 @@
-import { sql } from "drizzle-orm";
+import { getTableName, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Compiled, rawAll } from "../../db/raw.ts";
+import { variantPrices } from "../../db/schema/index.ts";
 import { insertJson, type JsonRow } from "./bulk-sql.ts";
-import type { RowOp, RowOps } from "./row-ops.ts";
+import type { RowOp, RowOps, SqlColumn } from "./row-ops.ts";
 
 /*
  * A dry run's memory of what it counted as applied (job_dry_run_effects): written with each
@@ -200,7 +202,12 @@ export function memoryEntry(memory: DryRunMemory, effects: Compiled[], ops: RowO
  * the row, a merge adds its fields, a delete leaves null (the row is gone). A key absent from the
  * map was not written; a merged row not inserted before holds only the fields written.
  */
-export function rememberedRows(memory: DryRunMemory, table: string, keys: readonly string[]) {
+export function rememberedRows<T extends SQLiteTable>(
+  memory: DryRunMemory,
+  sqlTable: T,
+  keys: readonly SqlColumn<T>[],
+) {
+  const table = getTableName(sqlTable);
   const out = new Map<string, JsonRow | null>();
   for (const op of memory.rows) {
     if (op.table !== table) continue;
@@ -220,7 +227,7 @@ export const rowKey = (row: JsonRow, keys: readonly string[]) =>
  * price as the lookups read them; a variant only a remembered write priced gets its own entry.
  */
 export function layRememberedMarkets(memory: DryRunMemory, markets: Map<number, Set<string>>) {
-  for (const [key, row] of rememberedRows(memory, "variant_prices", ["variant_id", "market"])) {
+  for (const [key, row] of rememberedRows(memory, variantPrices, ["variant_id", "market"])) {
     const [variant, market] = key.split("\u0000") as [string, string];
     const id = Number(variant);
     const set = markets.get(id) ?? new Set<string>();

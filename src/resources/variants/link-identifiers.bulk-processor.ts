@@ -4,6 +4,7 @@ import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { nonEmpty, validateFields } from "../../async/bulk/validate.ts";
 import { rawBatch } from "../../db/raw.ts";
+import { products, variants } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { collectMatches, matchQuery, type VariantKey } from "./variants.bulk-match.ts";
 
@@ -99,13 +100,13 @@ export const identifiersLink: Processor = {
         continue;
       }
       if (item.variant_internal_id !== undefined) {
-        ops.merge("variants", ["id"], {
+        ops.merge(variants, ["id"], {
           id: variant.id,
           internal_id: item.variant_internal_id,
           updated_at: now,
         });
       }
-      ops.merge("products", ["id"], {
+      ops.merge(products, ["id"], {
         id: variant.product_id,
         ...(item.product_internal_id !== undefined ? { internal_id: item.product_internal_id } : {}),
         updated_at: now,

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
-import type { RowOps } from "../../async/bulk/row-ops.ts";
+import type { RowOps, SqlColumn, SqlRow } from "../../async/bulk/row-ops.ts";
 import {
   bulkTranslations,
   isoDate,
@@ -11,6 +12,7 @@ import {
 } from "../../async/bulk/validate.ts";
 import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
+import { variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { variantResource } from "./variants.resource.ts";
@@ -76,12 +78,12 @@ type VariantWrite = {
 const at = (path: string, p: string) => (path ? `${path}.${p}` : p);
 
 /** A new variant's rows cannot exist yet: they are inserted, not merged into existing ones. */
-function writeChild(
+function writeChild<T extends SQLiteTable>(
   ops: RowOps,
   create: boolean,
-  table: string,
-  keys: string[],
-  child: Record<string, unknown>,
+  table: T,
+  keys: SqlColumn<T>[],
+  child: SqlRow<T>,
 ) {
   if (create) ops.insert(table, child);
   else ops.merge(table, keys, child);
@@ -121,12 +123,12 @@ export function planVariantWrite(
     path: string;
     now: string;
     /** For a new variant: its full row besides the written fields (product, defaults). */
-    create?: Record<string, unknown>;
+    create?: SqlRow<typeof variants>;
   },
 ): boolean {
   const { variantId, write, markets, problems, path, now, create } = input;
   const before = problems.items.length;
-  const row: Record<string, unknown> = {
+  const row: SqlRow<typeof variants> = {
     ...(create ?? {}),
     ...columnChanges(variantResource, write, sqlName),
     id: variantId,
@@ -142,11 +144,11 @@ export function planVariantWrite(
   const isNew = create !== undefined;
   for (const [locale, entry] of Object.entries(write.translations ?? {})) {
     if (entry === null)
-      ops.delete("variant_translations", ["variant_id", "locale"], { variant_id: variantId, locale });
+      ops.delete(variantTranslations, ["variant_id", "locale"], { variant_id: variantId, locale });
     else {
       const changes = translationChanges(variantResource, entry, sqlName);
       if (Object.keys(changes).length > 0)
-        writeChild(ops, isNew, "variant_translations", ["variant_id", "locale"], {
+        writeChild(ops, isNew, variantTranslations, ["variant_id", "locale"], {
           variant_id: variantId,
           locale,
           ...changes,
@@ -156,10 +158,10 @@ export function planVariantWrite(
   for (const [market, price] of Object.entries(write.prices ?? {})) {
     const currency = marketByKey(market)?.currency ?? "";
     if (price === null) {
-      ops.delete("variant_prices", ["variant_id", "market"], { variant_id: variantId, market });
+      ops.delete(variantPrices, ["variant_id", "market"], { variant_id: variantId, market });
       continue;
     }
-    const priceRow: Record<string, unknown> = { variant_id: variantId, market, currency };
+    const priceRow: SqlRow<typeof variantPrices> = { variant_id: variantId, market, currency };
     if (price.list_price !== undefined) {
       checkCurrency(problems, path, market, currency, "list_price.currency", price.list_price);
       priceRow.list_price = toScale(price.list_price.amount, 2);
@@ -181,9 +183,9 @@ export function planVariantWrite(
       priceRow.flash_valid_from = f ? f.valid_from : null;
       priceRow.flash_valid_until = f ? f.valid_until : null;
     }
-    writeChild(ops, isNew, "variant_prices", ["variant_id", "market"], priceRow);
+    writeChild(ops, isNew, variantPrices, ["variant_id", "market"], priceRow);
   }
-  if (create) ops.insert("variants", row);
-  else if (Object.keys(row).length > 1) ops.merge("variants", ["id"], row);
+  if (create) ops.insert(variants, row);
+  else if (Object.keys(row).length > 1) ops.merge(variants, ["id"], row);
   return problems.items.length === before;
 }
