@@ -67,6 +67,9 @@ export const variantWriteShape = {
   translations: bulkTranslations(z.object({ name: nonEmpty(255).nullable().optional() }).strict()).optional(),
 };
 
+/** The fields of variantWriteShape that planVariantWrite writes by hand, not through the declaration. */
+export const variantWriteRelations = { cost_price: variants, prices: variantPrices } as const;
+
 type VariantWrite = {
   [K in keyof typeof variantWriteShape]?: z.output<(typeof variantWriteShape)[K]>;
 };
