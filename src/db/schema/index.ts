@@ -1,5 +1,6 @@
 export * from "./catalog.ts";
 export * from "./commerce.ts";
+export * from "./enums.ts";
 export * from "./jobs.ts";
 export * from "./platform.ts";
 export * from "./row-counts.ts";

@@ -2,22 +2,20 @@ import { z } from "@hono/zod-openapi";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
 import type { RowOps, SqlColumn, SqlRow } from "../../async/bulk/row-ops.ts";
+import { bulkTranslations } from "../../conventions/write/body-fields.ts";
+import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import {
-  bulkTranslations,
   isoDate,
   moneyInput,
   nonEmpty,
   nonNegativeInt,
   positiveInt,
-} from "../../async/bulk/validate.ts";
-import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
+} from "../../conventions/write/field-rules.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
-import { variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
+import { PUBLICATION_STATUSES, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { variantResource } from "./variants.resource.ts";
-
-const VARIANT_STATUSES = ["published", "unpublished"] as const;
 
 const flashOffer = z
   .object({ price: moneyInput(), valid_from: isoDate(), valid_until: isoDate() })
@@ -43,7 +41,7 @@ export const variantWriteShape = {
   internal_id: nonEmpty(100).nullable().optional(),
   sku: nonEmpty(64).optional(),
   ean: nonEmpty(64).nullable().optional(),
-  status: z.enum(VARIANT_STATUSES).optional(),
+  status: z.enum(PUBLICATION_STATUSES).optional(),
   min_quantity: positiveInt().optional(),
   quantity_factor: positiveInt().optional(),
   supplier_stock: nonNegativeInt().optional().openapi({

@@ -7,6 +7,7 @@ import {
   productImages,
   products,
   productTranslations,
+  type STOCK_MANAGEMENT_MODES,
   suppliers,
   variantPrices,
   variants,
@@ -44,7 +45,7 @@ interface ProductSpec {
   brandId?: number | null;
   supplierId?: number | null;
   categoryIds?: number[];
-  stockManagement?: string;
+  stockManagement?: (typeof STOCK_MANAGEMENT_MODES)[number];
   names?: Record<string, string>;
   images?: string[];
   createdAt?: string;
