@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { urlText } from "./write/body-fields.ts";
+import { urlText } from "./write/field-rules.ts";
 
 /** `image_url` (brands, categories) as rendered: the stored copy, on the public origin. */
 export const imageUrlOut = () =>

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { translatedColumn } from "./translated-column.ts";
-import { longText, metaText, nameText } from "./write/body-fields.ts";
+import { longText, metaText, nameText } from "./write/field-rules.ts";
 
 /**
  * The texts of a catalog page in one locale, which brands, categories and products all translate:

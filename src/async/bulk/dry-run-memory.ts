@@ -1,7 +1,18 @@
-import { sql } from "drizzle-orm";
+import { getTableName, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Compiled, rawAll } from "../../db/raw.ts";
+import {
+  priceListVariantPrices,
+  productCategories,
+  productImages,
+  products,
+  productTranslations,
+  variantPrices,
+  variants,
+  variantTranslations,
+} from "../../db/schema/index.ts";
 import { insertJson, type JsonRow } from "./bulk-sql.ts";
-import type { RowOp, RowOps } from "./row-ops.ts";
+import type { RowOp, RowOps, SqlColumn } from "./row-ops.ts";
 
 /*
  * A dry run's memory of what it counted as applied (job_dry_run_effects): written with each
@@ -27,38 +38,54 @@ export interface DryRunMemory {
 }
 
 /**
+ * Entries keyed by a table's SQL name (as RowOp names it) over its SQL columns: a misspelt table or
+ * column does not compile.
+ */
+const constraints = <T extends SQLiteTable>(
+  table: T,
+  key: SqlColumn<T>[],
+  unique: SqlColumn<T>[][] = [],
+): [string, { key: string[]; unique: string[][] }] => [getTableName(table), { key, unique }];
+const columns = <T extends SQLiteTable>(
+  table: T,
+  names: readonly SqlColumn<T>[],
+): [string, readonly string[]] => [getTableName(table), names];
+
+/**
  * Per table, the primary key and the UNIQUE column sets a later write can meet. `variants` is
  * UNIQUE on (supplier_id, sku COLLATE NOCASE): compared here by the lowercased sku alone, which
  * finds every such meeting and a few more (a replay too many costs time, never exactness).
  */
-const CONSTRAINTS: Readonly<Record<string, { key: string[]; unique: string[][] }>> = {
-  products: { key: ["id"], unique: [["internal_id"]] },
-  variants: { key: ["id"], unique: [["internal_id"], ["sku"]] },
-  product_translations: { key: ["product_id", "locale"], unique: [["locale", "slug"]] },
-  variant_translations: { key: ["variant_id", "locale"], unique: [] },
-  variant_prices: { key: ["variant_id", "market"], unique: [] },
-  price_list_variant_prices: { key: ["price_list_id", "variant_id"], unique: [] },
-};
+const CONSTRAINTS: Readonly<Record<string, { key: string[]; unique: string[][] }>> = Object.fromEntries([
+  constraints(products, ["id"], [["internal_id"]]),
+  constraints(variants, ["id"], [["internal_id"], ["sku"]]),
+  constraints(productTranslations, ["product_id", "locale"], [["locale", "slug"]]),
+  constraints(variantTranslations, ["variant_id", "locale"]),
+  constraints(variantPrices, ["variant_id", "market"]),
+  constraints(priceListVariantPrices, ["price_list_id", "variant_id"]),
+]);
 /** Rows that reference a product or a variant meet the effects that wrote it (their parent). */
-const PARENTS = { product_id: "products", variant_id: "variants" } as const;
+const PARENTS = { product_id: getTableName(products), variant_id: getTableName(variants) } as const;
 
 /**
  * The columns of the rows a dry run remembers: what the bulk lookups read, keys and unique values.
  * A variant's translations are not: a later write to them names the variant, which is remembered.
  */
-const REMEMBERED: Readonly<Record<string, readonly string[]>> = {
-  products: ["id", "internal_id", "product_structure", "supplier_id"],
-  variants: ["id", "product_id", "internal_id", "sku", "supplier_id"],
-  product_translations: ["product_id", "locale", "slug"],
-  variant_prices: ["variant_id", "market"],
-  price_list_variant_prices: ["price_list_id", "variant_id"],
-};
+const REMEMBERED: Readonly<Record<string, readonly string[]>> = Object.fromEntries([
+  columns(products, ["id", "internal_id", "product_structure", "supplier_id"]),
+  columns(variants, ["id", "product_id", "internal_id", "sku", "supplier_id"]),
+  columns(productTranslations, ["product_id", "locale", "slug"]),
+  columns(variantPrices, ["variant_id", "market"]),
+  columns(priceListVariantPrices, ["price_list_id", "variant_id"]),
+]);
 /** What a plan's rows are compared by: the remembered columns, and the parents of any other row. */
 const COMPARED: Readonly<Record<string, readonly string[]>> = {
   ...REMEMBERED,
-  variant_translations: ["variant_id", "locale"],
-  product_categories: ["product_id"],
-  product_images: ["product_id"],
+  ...Object.fromEntries([
+    columns(variantTranslations, ["variant_id", "locale"]),
+    columns(productCategories, ["product_id"]),
+    columns(productImages, ["product_id"]),
+  ]),
 };
 
 /*
@@ -105,7 +132,7 @@ function remember(memory: DryRunMemory, rows: RowOp[]) {
   for (const op of rows) {
     memory.rows.push(op);
     for (const t of tokensOf(op)) memory.tokens.add(t);
-    if (op.table === "products" && op.kind === "merge" && op.row.supplier_id !== undefined)
+    if (op.table === getTableName(products) && op.kind === "merge" && op.row.supplier_id !== undefined)
       memory.replayAlways = true;
   }
 }
@@ -200,7 +227,12 @@ export function memoryEntry(memory: DryRunMemory, effects: Compiled[], ops: RowO
  * the row, a merge adds its fields, a delete leaves null (the row is gone). A key absent from the
  * map was not written; a merged row not inserted before holds only the fields written.
  */
-export function rememberedRows(memory: DryRunMemory, table: string, keys: readonly string[]) {
+export function rememberedRows<T extends SQLiteTable>(
+  memory: DryRunMemory,
+  sqlTable: T,
+  keys: readonly SqlColumn<T>[],
+) {
+  const table = getTableName(sqlTable);
   const out = new Map<string, JsonRow | null>();
   for (const op of memory.rows) {
     if (op.table !== table) continue;
@@ -220,7 +252,7 @@ export const rowKey = (row: JsonRow, keys: readonly string[]) =>
  * price as the lookups read them; a variant only a remembered write priced gets its own entry.
  */
 export function layRememberedMarkets(memory: DryRunMemory, markets: Map<number, Set<string>>) {
-  for (const [key, row] of rememberedRows(memory, "variant_prices", ["variant_id", "market"])) {
+  for (const [key, row] of rememberedRows(memory, variantPrices, ["variant_id", "market"])) {
     const [variant, market] = key.split("\u0000") as [string, string];
     const id = Number(variant);
     const set = markets.get(id) ?? new Set<string>();

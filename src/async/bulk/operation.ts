@@ -1,5 +1,7 @@
 import type { z } from "@hono/zod-openapi";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Context } from "hono";
+import type { AnyResource } from "../../conventions/resource.ts";
 import type { CacheDomain } from "../../db/cache-generations.ts";
 import type { AppEnv } from "../../env.ts";
 import type { JobType, Processor } from "./types.ts";
@@ -9,6 +11,18 @@ interface BulkRoute {
   path: string;
   operationId: string;
   tag: string;
+}
+
+/**
+ * What a record writes. Its fields that `resource` declares as plain columns, and its
+ * `translations`, are written through the declaration (columnChanges, translationChanges); every
+ * other field is a relation, named with the table the processor writes (or matches it in) by hand,
+ * or with the writes of its nested records. test/bulk/record-fields.test.ts fails on a record field
+ * that is none of these, which a job would otherwise drop without a word.
+ */
+export interface BulkWrites {
+  resource: AnyResource;
+  relations?: Readonly<Record<string, SQLiteTable | BulkWrites>>;
 }
 
 /**
@@ -30,6 +44,8 @@ export interface BulkOperation<T extends JobType = JobType> {
   options?: z.ZodObject;
   /** A record as documented: the job validates each record with this schema, field by field. */
   record: z.ZodObject;
+  /** The resource the records write and the fields written by hand. */
+  writes: BulkWrites;
   /** The documented body's example: real shapes of the demo data (src/seed/). */
   bodyExample: Record<string, unknown>;
   /**

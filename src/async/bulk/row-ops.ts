@@ -1,9 +1,16 @@
-import type { SQL } from "drizzle-orm";
-import { PRODUCT_TABLES } from "../../db/schema/index.ts";
+import { getTableName, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { deleteJson, insertJson, type JsonRow, updateJson, upsertJson } from "./bulk-sql.ts";
+import { parentsFirst } from "./table-order.ts";
 
-/** Parents before children, so inserts satisfy foreign keys within one batch. */
-const TABLE_ORDER: readonly string[] = [...PRODUCT_TABLES, "price_list_variant_prices"];
+/**
+ * A row of `T` keyed by its SQL column names, as bulk statements bind rows (bulk-sql.ts): a
+ * misspelt or foreign column does not compile. Values are the JSON the statement stores.
+ */
+export type SqlRow<T extends SQLiteTable> = {
+  [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]?: unknown;
+};
+export type SqlColumn<T extends SQLiteTable> = keyof SqlRow<T> & string;
 
 interface TableOps {
   deletes: Map<string, { keys: string[]; row: JsonRow }>;
@@ -18,6 +25,7 @@ interface TableOps {
  * Merges of the same key combine in payload order (the later record wins field by field). A later
  * delete cancels the earlier merges and inserts of that key; a merge after a delete keeps the delete
  * (deletes run first), so the row is rebuilt from the later fields only, never merged into the old row.
+ * An op names its table by SQL name: dry runs store ops as they are (dry-run-memory.ts).
  */
 export type RowOp =
   | { kind: "insert"; table: string; row: JsonRow }
@@ -26,23 +34,32 @@ export type RowOp =
 
 export class RowOps {
   private readonly log: RowOp[] = [];
+  /** The tables the log names, by SQL name: their foreign keys order the statements. */
+  private readonly tables = new Map<string, SQLiteTable>();
 
-  insert(table: string, row: JsonRow) {
-    this.log.push({ kind: "insert", table, row });
+  insert<T extends SQLiteTable>(table: T, row: SqlRow<T>) {
+    this.log.push({ kind: "insert", table: this.named(table), row });
   }
 
   /** Update (and, for upsert tables, insert when missing) the row with these key columns. */
-  merge(table: string, keys: string[], row: JsonRow) {
-    this.log.push({ kind: "merge", table, keys, row });
+  merge<T extends SQLiteTable>(table: T, keys: SqlColumn<T>[], row: SqlRow<T>) {
+    this.log.push({ kind: "merge", table: this.named(table), keys, row });
   }
 
-  delete(table: string, keys: string[], row: JsonRow) {
-    this.log.push({ kind: "delete", table, keys, row });
+  delete<T extends SQLiteTable>(table: T, keys: SqlColumn<T>[], row: SqlRow<T>) {
+    this.log.push({ kind: "delete", table: this.named(table), keys, row });
   }
 
   /** Appends another record's ops (a record's ops join the chunk only when the record succeeds). */
   absorb(other: RowOps) {
     this.log.push(...other.log);
+    for (const [name, table] of other.tables) this.tables.set(name, table);
+  }
+
+  private named(table: SQLiteTable): string {
+    const name = getTableName(table);
+    this.tables.set(name, table);
+    return name;
   }
 
   /**
@@ -61,13 +78,14 @@ export class RowOps {
     return out;
   }
 
-  statements(upsertTables: ReadonlySet<string>): SQL[] {
-    const tables = new Map<string, TableOps>();
+  /** The statements of the log, each table's after its parents' (inserts satisfy foreign keys within one batch). */
+  statements(upsertTables: ReadonlySet<SQLiteTable>): SQL[] {
+    const byTable = new Map<string, TableOps>();
     for (const op of this.log) {
-      let ops = tables.get(op.table);
+      let ops = byTable.get(op.table);
       if (!ops) {
         ops = { deletes: new Map(), inserts: [], insertColumns: new Set(), merges: new Map() };
-        tables.set(op.table, ops);
+        byTable.set(op.table, ops);
       }
       if (op.kind === "insert") {
         ops.inserts.push(op.row);
@@ -89,29 +107,34 @@ export class RowOps {
       }
     }
     const out: SQL[] = [];
-    const names = [...tables.keys()].sort((a, b) => TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b));
-    for (const table of names) {
-      const ops = tables.get(table) as TableOps;
-      const deletesByKeys = new Map<string, JsonRow[]>();
-      for (const { keys, row } of ops.deletes.values()) {
-        const k = keys.join(",");
-        const rows = deletesByKeys.get(k);
-        if (rows) rows.push(row);
-        else deletesByKeys.set(k, [row]);
-      }
-      for (const [keys, rows] of deletesByKeys) out.push(...deleteJson(table, keys.split(","), rows));
-      out.push(...insertJson(table, [...ops.insertColumns], ops.inserts));
-      const merges = [...ops.merges.values()];
-      if (merges.length > 0 && ops.mergeKeys) {
-        const keys = ops.mergeKeys;
-        const columns = [...new Set(merges.flatMap((m) => Object.keys(m.row)))].filter(
-          (c) => !keys.includes(c),
-        );
-        const rows = merges.map((m) => m.row);
-        if (upsertTables.has(table)) out.push(...upsertJson(table, keys, columns, rows));
-        else out.push(...updateJson(table, keys, columns, rows));
-      }
+    for (const table of parentsFirst(
+      [...byTable.keys()].map((name) => this.tables.get(name) as SQLiteTable),
+    )) {
+      const name = getTableName(table);
+      out.push(...tableStatements(name, byTable.get(name) as TableOps, upsertTables.has(table)));
     }
     return out;
   }
+}
+
+function tableStatements(table: string, ops: TableOps, upsert: boolean): SQL[] {
+  const out: SQL[] = [];
+  const deletesByKeys = new Map<string, JsonRow[]>();
+  for (const { keys, row } of ops.deletes.values()) {
+    const k = keys.join(",");
+    const rows = deletesByKeys.get(k);
+    if (rows) rows.push(row);
+    else deletesByKeys.set(k, [row]);
+  }
+  for (const [keys, rows] of deletesByKeys) out.push(...deleteJson(table, keys.split(","), rows));
+  out.push(...insertJson(table, [...ops.insertColumns], ops.inserts));
+  const merges = [...ops.merges.values()];
+  if (merges.length > 0 && ops.mergeKeys) {
+    const keys = ops.mergeKeys;
+    const columns = [...new Set(merges.flatMap((m) => Object.keys(m.row)))].filter((c) => !keys.includes(c));
+    const rows = merges.map((m) => m.row);
+    if (upsert) out.push(...upsertJson(table, keys, columns, rows));
+    else out.push(...updateJson(table, keys, columns, rows));
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { createdAt, id, owner, pageTexts, reference, updatedAt } from "./columns.ts";
+import * as enums from "./enums.ts";
 
 /**
  * The keys of a translation table whose rows carry a name and a slug: one row per owner and locale,
@@ -65,7 +66,7 @@ export const categories = sqliteTable(
     id: id(),
     internalId: text("internal_id"),
     parentId: integer("parent_id").references((): AnySQLiteColumn => categories.id),
-    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    status: text("status", { enum: enums.PUBLICATION_STATUSES }).notNull(),
     /** R2 key `<sha256>.<ext>` of the stored image (older rows: its full URL), rendered on the public origin. */
     imageUrl: text("image_url"),
     merchantCategories: text("merchant_categories", { mode: "json" }).$type<Record<string, { id: string }>>(),
@@ -112,13 +113,13 @@ export const products = sqliteTable(
   {
     id: id(),
     internalId: text("internal_id"),
-    productStructure: text("product_structure", { enum: ["simple", "with-variants"] }).notNull(),
-    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
-    productKind: text("product_kind").notNull(),
-    stockManagement: text("stock_management").notNull(),
-    onlineAvailability: text("online_availability"),
+    productStructure: text("product_structure", { enum: enums.PRODUCT_STRUCTURES }).notNull(),
+    status: text("status", { enum: enums.PUBLICATION_STATUSES }).notNull(),
+    productKind: text("product_kind", { enum: enums.PRODUCT_KINDS }).notNull(),
+    stockManagement: text("stock_management", { enum: enums.STOCK_MANAGEMENT_MODES }).notNull(),
+    onlineAvailability: text("online_availability", { enum: enums.ONLINE_AVAILABILITIES }),
     modelCode: text("model_code"),
-    taxCategory: text("tax_category").notNull(),
+    taxCategory: text("tax_category", { enum: enums.TAX_CATEGORIES }).notNull(),
     supplierId: integer("supplier_id").references(() => suppliers.id),
     brandId: integer("brand_id").references(() => brands.id),
     createdAt: createdAt(),
@@ -183,7 +184,7 @@ export const variants = sqliteTable(
     internalId: text("internal_id"),
     sku: text("sku"),
     ean: text("ean"),
-    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    status: text("status", { enum: enums.PUBLICATION_STATUSES }).notNull(),
     minQuantity: integer("min_quantity").notNull().default(1),
     quantityFactor: integer("quantity_factor").notNull().default(1),
     supplierStock: integer("supplier_stock").notNull().default(0),

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { brands, categories, products, variants } from "./catalog.ts";
 import { bool, createdAt, id, owner, reference, timestamp, updatedAt } from "./columns.ts";
+import { PUBLICATION_STATUSES } from "./enums.ts";
 
 export const contacts = sqliteTable(
   "contacts",
@@ -129,7 +130,7 @@ export const reviews = sqliteTable(
     id: id(),
     type: text("type", { enum: ["product", "store"] }).notNull(),
     locale: text("locale").notNull(),
-    status: text("status", { enum: ["published", "unpublished"] }).notNull(),
+    status: text("status", { enum: PUBLICATION_STATUSES }).notNull(),
     rating: integer("rating"),
     content: text("content").notNull(),
     reviewerName: text("reviewer_name"),

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { imageUrlIn, imageUrlOut } from "../../conventions/image-url.ts";
 import { pageTextsIn, pageTextsOut } from "../../conventions/page-texts.ts";
+import { translationsSchema } from "../../conventions/write/body-fields.ts";
 import {
   internalIdText,
   nameText,
-  nonNegativeInt,
   slugText,
-  translationsSchema,
-} from "../../conventions/write/body-fields.ts";
+  smallNonNegativeInt,
+} from "../../conventions/write/field-rules.ts";
 
 const translationOut = z.object({
   url: z.string().nullable().optional(),
@@ -45,8 +45,8 @@ const translationFields = {
 const common = {
   internal_id: internalIdText().nullable().optional(),
   slug: slugText().optional().openapi({ description: "Generated from the name when omitted; unique." }),
-  delivery_time_in_stock: nonNegativeInt().nullable().optional(),
-  delivery_time_out_of_stock: nonNegativeInt().nullable().optional(),
+  delivery_time_in_stock: smallNonNegativeInt().nullable().optional(),
+  delivery_time_out_of_stock: smallNonNegativeInt().nullable().optional(),
   image_url: imageUrlIn(),
 };
 

@@ -11,10 +11,10 @@ import {
 import { pageTextFields } from "../../conventions/page-texts.ts";
 import { defineResource } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
-import { categories, categoryTranslations } from "../../db/schema/index.ts";
+import { categories, categoryTranslations, PUBLICATION_STATUSES } from "../../db/schema/index.ts";
 import { boolParam } from "../../http/params.ts";
 import { renderImageUrl } from "../../images/index.ts";
-import { CATEGORY_STATUSES, CategorySchema } from "./categories.schema.ts";
+import { CategorySchema } from "./categories.schema.ts";
 
 type CategoryRow = typeof categories.$inferSelect;
 type CategoryTranslationRow = typeof categoryTranslations.$inferSelect;
@@ -71,7 +71,7 @@ export const categoryResource = defineResource<{
       },
       "Category slugs in any locale (exact).",
     ),
-    status: enumFilter(categories.status, CATEGORY_STATUSES, "Publication status."),
+    status: enumFilter(categories.status, PUBLICATION_STATUSES, "Publication status."),
   },
   sorts: { id: { column: categories.id }, name: { translated: categoryTranslations.name } },
   defaultSort: "id_asc",

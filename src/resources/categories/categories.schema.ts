@@ -1,15 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { imageUrlIn, imageUrlOut } from "../../conventions/image-url.ts";
 import { pageTextsIn, pageTextsOut } from "../../conventions/page-texts.ts";
-import {
-  internalIdText,
-  nameText,
-  positiveId,
-  slugText,
-  translationsSchema,
-} from "../../conventions/write/body-fields.ts";
-
-export const CATEGORY_STATUSES = ["published", "unpublished"] as const;
+import { translationsSchema } from "../../conventions/write/body-fields.ts";
+import { internalIdText, nameText, positiveId, slugText } from "../../conventions/write/field-rules.ts";
+import { PUBLICATION_STATUSES } from "../../db/schema/index.ts";
 
 const translationOut = z.object({
   name: z.string().nullable().optional(),
@@ -25,7 +19,7 @@ export const CategorySchema = z
     id: z.number().int(),
     internal_id: z.string().nullable().optional(),
     parent_id: z.number().int().nullable().optional(),
-    status: z.enum(CATEGORY_STATUSES).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
     image_url: imageUrlOut(),
     merchant_categories: merchantCategoriesOut.optional(),
     translations: z.record(z.string(), translationOut).optional(),
@@ -56,7 +50,7 @@ const common = {
 
 export const CategoryCreateSchema = z
   .object({
-    status: z.enum(CATEGORY_STATUSES),
+    status: z.enum(PUBLICATION_STATUSES),
     translations: translationsSchema(translationFields, { nullableLocales: false }),
     ...common,
     merchant_categories: z.record(z.string().min(1).max(100), merchantCategoryValue).optional(),
@@ -68,7 +62,7 @@ export const CategoryCreateSchema = z
 
 export const CategoryUpdateSchema = z
   .object({
-    status: z.enum(CATEGORY_STATUSES).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
     translations: translationsSchema(translationFields, { nullableLocales: true }).optional(),
     ...common,
     merchant_categories: z

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MoneySchema } from "../../conventions/money-schema.ts";
-import { internalIdText, positiveId } from "../../conventions/write/body-fields.ts";
+import { internalIdText, positiveId } from "../../conventions/write/field-rules.ts";
 import { AMOUNT_PATTERN } from "../../lib/money.ts";
 import { BrandSchema } from "../brands/brands.schema.ts";
 import { CategorySchema } from "../categories/categories.schema.ts";

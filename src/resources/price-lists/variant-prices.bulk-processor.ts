@@ -1,13 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
-import { RowOps } from "../../async/bulk/row-ops.ts";
+import { RowOps, type SqlColumn, type SqlRow } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { amountString, nonEmpty, positiveInt, validateMatchable } from "../../async/bulk/validate.ts";
+import { validateMatchable } from "../../async/bulk/validate.ts";
+import { amountString, nonEmpty, positiveInt } from "../../conventions/write/field-rules.ts";
+import { priceListVariantPrices } from "../../db/schema/index.ts";
 import { SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "../variants/variants.bulk-match.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
 type PriceMatchBy = (typeof PRICE_MATCH_BY)[number];
@@ -44,7 +46,7 @@ const VARIANT_BY: Record<PriceMatchBy, VariantMatchBy> = {
   sku_supplier: "sku_supplier",
 };
 
-const KEYS = ["price_list_id", "variant_id"];
+const KEYS: SqlColumn<typeof priceListVariantPrices>[] = ["price_list_id", "variant_id"];
 
 const optionsOf = (job: JobRow) =>
   job.params as {
@@ -88,7 +90,7 @@ export const priceListPrices: Processor = {
     const priced = new Set([...matches.values()].flatMap((m) => m.filter((v) => v.priced).map((v) => v.id)));
     if (ctx.dryRun) {
       // What earlier records of the dry run created or deleted, as a real run would read it.
-      const remembered = rememberedRows(ctx.dryRun, "price_list_variant_prices", KEYS);
+      const remembered = rememberedRows(ctx.dryRun, priceListVariantPrices, KEYS);
       for (const v of [...matches.values()].flat()) {
         const row = remembered.get(rowKey({ price_list_id: priceListId, variant_id: v.id }, KEYS));
         if (row === null) priced.delete(v.id);
@@ -140,12 +142,12 @@ export const priceListPrices: Processor = {
           );
           continue;
         }
-        ops.delete("price_list_variant_prices", KEYS, { price_list_id: priceListId, variant_id: variantId });
+        ops.delete(priceListVariantPrices, KEYS, { price_list_id: priceListId, variant_id: variantId });
         priced.delete(variantId);
         outcomes.push(succeeded(index));
         continue;
       }
-      const row: Record<string, unknown> = {
+      const row: SqlRow<typeof priceListVariantPrices> = {
         price_list_id: priceListId,
         variant_id: variantId,
         updated_at: now,
@@ -157,7 +159,7 @@ export const priceListPrices: Processor = {
       if (record.minimum_quantity !== undefined) row.min_quantity = record.minimum_quantity;
       if (record.quantity_multiple !== undefined) row.quantity_factor = record.quantity_multiple;
       if (!priced.has(variantId)) {
-        ops.insert("price_list_variant_prices", {
+        ops.insert(priceListVariantPrices, {
           min_quantity: 1,
           quantity_factor: 1,
           created_at: now,
@@ -165,7 +167,7 @@ export const priceListPrices: Processor = {
         });
         priced.add(variantId);
       } else {
-        ops.merge("price_list_variant_prices", KEYS, row);
+        ops.merge(priceListVariantPrices, KEYS, row);
       }
       outcomes.push(succeeded(index));
     }

@@ -2,9 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { BulkOperation } from "../../async/bulk/operation.ts";
 import { batch } from "../../db/client.ts";
-import { priceLists } from "../../db/schema/index.ts";
+import { priceLists, priceListVariantPrices, suppliers, variants } from "../../db/schema/index.ts";
 import { notFound } from "../../http/problem.ts";
 import { PRICE_MATCH_BY, PriceListPriceRecord, priceListPrices } from "./variant-prices.bulk-processor.ts";
+import { variantPriceResource } from "./variant-prices.resource.ts";
 
 export const variantPricesBulk = {
   type: "price_list_variant_prices_bulk_update",
@@ -21,6 +22,19 @@ export const variantPricesBulk = {
   itemsKey: "prices",
   options: z.object({ match_by: z.enum(PRICE_MATCH_BY), mode: z.enum(["upsert", "delete"]) }),
   record: PriceListPriceRecord,
+  // Matched through the variant's identifiers; the price and quantities are written under other names.
+  writes: {
+    resource: variantPriceResource,
+    relations: {
+      variant_internal_id: variants,
+      ean: variants,
+      sku: variants,
+      supplier_internal_id: suppliers,
+      price: priceListVariantPrices,
+      minimum_quantity: priceListVariantPrices,
+      quantity_multiple: priceListVariantPrices,
+    },
+  },
   // Fixed prices of demo variants in a price list (PL-WHOLESALE in the demo data).
   bodyExample: {
     prices: [

@@ -1,6 +1,11 @@
 import { sql } from "drizzle-orm";
 import { type DryRunMemory, layRememberedMarkets, rememberedRows } from "../../async/bulk/dry-run-memory.ts";
 import { rawAll } from "../../db/raw.ts";
+import {
+  products as productsTable,
+  productTranslations,
+  variants as variantsTable,
+} from "../../db/schema/index.ts";
 import type { ExistingProduct, ExistingVariant, lookupProducts } from "./products.bulk-lookups.ts";
 import type { ProductRecord } from "./products.bulk-record.ts";
 
@@ -22,7 +27,7 @@ export async function layRememberedRows(
   records: ProductRecord[],
 ) {
   const keys = new Set(records.map((r) => r[matchBy]).filter((k) => k != null));
-  const products = rememberedRows(memory, "products", ["id"]);
+  const products = rememberedRows(memory, productsTable, ["id"]);
   const matched = new Map<number, ExistingProduct>();
   for (const p of found.products) matched.set(p.id, { ...p, ...(products.get(String(p.id)) ?? {}) });
   for (const row of products.values()) {
@@ -36,7 +41,7 @@ export async function layRememberedRows(
   const productIds = new Set(found.products.map((p) => p.id));
 
   const nested = new Set(records.flatMap((r) => (r.variants ?? []).map((v) => v.internal_id)));
-  const variants = rememberedRows(memory, "variants", ["id"]);
+  const variants = rememberedRows(memory, variantsTable, ["id"]);
   const seen = new Map<number, ExistingVariant>();
   for (const v of found.variants) seen.set(v.id, { ...v, ...(variants.get(String(v.id)) ?? {}) });
   // An existing variant an earlier record gave one of these internal ids: its product is read here.
@@ -63,7 +68,7 @@ export async function layRememberedRows(
   );
 
   const locales = new Map(found.locales.map((l) => [`${l.product_id}\u0000${l.locale}`, l]));
-  for (const [key, row] of rememberedRows(memory, "product_translations", ["product_id", "locale"])) {
+  for (const [key, row] of rememberedRows(memory, productTranslations, ["product_id", "locale"])) {
     const [product, locale] = key.split("\u0000") as [string, string];
     if (row === null) locales.delete(key);
     else locales.set(key, { product_id: Number(product), locale });

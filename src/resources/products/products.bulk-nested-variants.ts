@@ -1,5 +1,5 @@
 import type { RowOps } from "../../async/bulk/row-ops.ts";
-import { planVariantWrite } from "../../async/bulk/variant-fields.ts";
+import { planVariantWrite } from "../variants/variants.bulk-fields.ts";
 import type { PlanContext } from "./products.bulk-context.ts";
 import type { ExistingVariant } from "./products.bulk-lookups.ts";
 

@@ -1,8 +1,10 @@
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { updateJson } from "../../async/bulk/bulk-sql.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
+import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
@@ -11,7 +13,7 @@ import { type ExistingProduct, lookupProducts } from "./products.bulk-lookups.ts
 import { type ProductRecord, ProductUpsertRecord } from "./products.bulk-record.ts";
 import { checkReferences, planCreate, planUpdate } from "./products.bulk-writes.ts";
 
-const UPSERT_TABLES = new Set(["product_translations", "variant_translations", "variant_prices"]);
+const UPSERT_TABLES = new Set<SQLiteTable>([productTranslations, variantTranslations, variantPrices]);
 
 /**
  * Products bulk upsert: `match_by: id` updates only; `match_by: internal_id` creates when nothing

@@ -1,6 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { bulkTranslations, nonEmpty, nonNegativeInt, positiveInt } from "../../async/bulk/validate.ts";
-import { variantWriteShape } from "../../async/bulk/variant-fields.ts";
+import { bulkTranslations } from "../../conventions/write/body-fields.ts";
+import { nonEmpty, nonNegativeInt, positiveInt } from "../../conventions/write/field-rules.ts";
+import {
+  ONLINE_AVAILABILITIES,
+  PRODUCT_KINDS,
+  PRODUCT_STRUCTURES,
+  PUBLICATION_STATUSES,
+  STOCK_MANAGEMENT_MODES,
+  TAX_CATEGORIES,
+} from "../../db/schema/index.ts";
+import { variantWriteShape } from "../variants/variants.bulk-fields.ts";
 
 export const PRODUCT_MATCH_BY = ["id", "internal_id"] as const;
 
@@ -22,13 +31,13 @@ export const ProductUpsertRecord = z
   .object({
     id: positiveInt().optional(),
     internal_id: nonEmpty(100).nullable().optional(),
-    product_structure: z.enum(["simple", "with-variants"]).optional(),
-    status: z.enum(["published", "unpublished"]).optional(),
-    product_kind: z.enum(["physical"]).optional(),
-    stock_management: z.enum(["default", "deny-without-own-stock"]).optional(),
-    online_availability: z.enum(["shipping-only", "pickup-only"]).nullable().optional(),
+    product_structure: z.enum(PRODUCT_STRUCTURES).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
+    product_kind: z.enum(PRODUCT_KINDS).optional(),
+    stock_management: z.enum(STOCK_MANAGEMENT_MODES).optional(),
+    online_availability: z.enum(ONLINE_AVAILABILITIES).nullable().optional(),
     model_code: nonEmpty(255).nullable().optional(),
-    tax_category: z.enum(["standard", "reduced"]).optional(),
+    tax_category: z.enum(TAX_CATEGORIES).optional(),
     supplier_id: positiveInt().nullable().optional(),
     brand_id: positiveInt().nullable().optional(),
     category_ids: z

@@ -1,6 +1,8 @@
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
-import type { RowOps } from "../../async/bulk/row-ops.ts";
+import type { RowOps, SqlRow } from "../../async/bulk/row-ops.ts";
+import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
+import { productCategories, productImages, products, productTranslations } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { Allocator, PlanContext } from "./products.bulk-context.ts";
 import type { ExistingProduct } from "./products.bulk-lookups.ts";
@@ -12,19 +14,6 @@ import { productResource } from "./products.resource.ts";
  * The rows one product record writes: the product itself (created or updated), its translations,
  * categories and images. Its nested variants: products.bulk-nested-variants.ts.
  */
-
-const PRODUCT_COLUMNS = [
-  "internal_id",
-  "product_structure",
-  "status",
-  "product_kind",
-  "stock_management",
-  "online_availability",
-  "model_code",
-  "tax_category",
-  "supplier_id",
-  "brand_id",
-] as const;
 
 export function checkReferences(record: ProductRecord, refs: Set<string>, problems: RecordProblems) {
   if (record.supplier_id != null && !refs.has(`supplier:${record.supplier_id}`)) {
@@ -39,14 +28,8 @@ export function checkReferences(record: ProductRecord, refs: Set<string>, proble
   });
 }
 
-function productRow(record: ProductRecord) {
-  const row: Record<string, unknown> = {};
-  for (const column of PRODUCT_COLUMNS) {
-    const value = record[column];
-    if (value !== undefined) row[column] = value;
-  }
-  return row;
-}
+/** The product columns a record sets: its declared column fields, by SQL name. */
+const productRow = (record: ProductRecord) => columnChanges(productResource, record, sqlName);
 
 export function planCreate(ops: RowOps, ctx: PlanContext): number | null {
   const { record, problems, invalid, now, allocator } = ctx;
@@ -70,7 +53,7 @@ export function planCreate(ops: RowOps, ctx: PlanContext): number | null {
   }
   if (!problems.empty) return null;
   const id = allocator.nextProduct();
-  ops.insert("products", {
+  ops.insert(products, {
     status: "unpublished",
     product_kind: "physical",
     stock_management: "default",
@@ -109,10 +92,8 @@ export function planUpdate(
       "a simple product has exactly one variant",
     );
   }
-  const { internal_id: _matchKey, ...changes } = productRow(record);
-  ops.merge("products", ["id"], {
-    ...changes,
-    ...(record.internal_id !== undefined ? { internal_id: record.internal_id } : {}),
+  ops.merge(products, ["id"], {
+    ...productRow(record),
     id: existing.id,
     updated_at: now,
   });
@@ -135,34 +116,34 @@ function planTranslations(
 ) {
   for (const [locale, entry] of Object.entries(record.translations ?? {})) {
     if (entry === null) {
-      ops.delete("product_translations", ["product_id", "locale"], { product_id: productId, locale });
+      ops.delete(productTranslations, ["product_id", "locale"], { product_id: productId, locale });
       continue;
     }
-    const row: Record<string, unknown> = {
+    const row: SqlRow<typeof productTranslations> = {
       product_id: productId,
       locale,
-      ...translationChanges(productResource, entry, (column) => column.name),
+      ...translationChanges(productResource, entry, sqlName),
     };
     if (!known?.has(locale)) {
-      const base = entry.name ? slugify(entry.name) : "";
-      row.slug_base = base || `product-${productId}`;
-      row.slug = allocator.slug(locale, row.slug_base as string);
+      const slugBase = (entry.name ? slugify(entry.name) : "") || `product-${productId}`;
+      row.slug_base = slugBase;
+      row.slug = allocator.slug(locale, slugBase);
     }
-    if (known) ops.merge("product_translations", ["product_id", "locale"], row);
-    else ops.insert("product_translations", row);
+    if (known) ops.merge(productTranslations, ["product_id", "locale"], row);
+    else ops.insert(productTranslations, row);
   }
 }
 
 /** `category_ids` and `images` replace the whole set when sent. */
 function planSets(ops: RowOps, productId: number, record: ProductRecord) {
   if (record.category_ids) {
-    ops.delete("product_categories", ["product_id"], { product_id: productId });
+    ops.delete(productCategories, ["product_id"], { product_id: productId });
     record.category_ids.forEach((categoryId, position) => {
-      ops.insert("product_categories", { product_id: productId, category_id: categoryId, position });
+      ops.insert(productCategories, { product_id: productId, category_id: categoryId, position });
     });
   }
   if (record.images) {
-    ops.delete("product_images", ["product_id"], { product_id: productId });
+    ops.delete(productImages, ["product_id"], { product_id: productId });
     record.images
       .map((img, order) => ({ ...img, order }))
       .sort(
@@ -171,7 +152,7 @@ function planSets(ops: RowOps, productId: number, record: ProductRecord) {
           a.order - b.order,
       )
       .forEach((img, position) => {
-        ops.insert("product_images", { product_id: productId, url: img.url, position });
+        ops.insert(productImages, { product_id: productId, url: img.url, position });
       });
   }
 }

@@ -1,7 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import type { BulkOperation } from "../../async/bulk/operation.ts";
+import { productCategories, productImages } from "../../db/schema/index.ts";
+import { variantWriteRelations } from "../variants/variants.bulk-fields.ts";
+import { variantResource } from "../variants/variants.resource.ts";
 import { productsUpsert } from "./products.bulk-processor.ts";
 import { PRODUCT_MATCH_BY, ProductUpsertRecord } from "./products.bulk-record.ts";
+import { productResource } from "./products.resource.ts";
 
 export const productsBulk = {
   type: "products_bulk_upsert",
@@ -12,6 +16,14 @@ export const productsBulk = {
   itemsKey: "products",
   options: z.object({ match_by: z.enum(PRODUCT_MATCH_BY) }),
   record: ProductUpsertRecord,
+  writes: {
+    resource: productResource,
+    relations: {
+      category_ids: productCategories,
+      images: productImages,
+      variants: { resource: variantResource, relations: variantWriteRelations },
+    },
+  },
   // Updates a demo product and one of its variants, and creates a new product with its variant.
   bodyExample: {
     products: [

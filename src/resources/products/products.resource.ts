@@ -17,6 +17,8 @@ import { defineResource, type FilterDef } from "../../conventions/resource.ts";
 import { translatedColumn, translatedUrl } from "../../conventions/translated-column.ts";
 import { keyedColumns } from "../../db/keyed-columns.ts";
 import {
+  PRODUCT_STRUCTURES,
+  PUBLICATION_STATUSES,
   productCategories,
   productImages,
   products,
@@ -28,7 +30,7 @@ import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
 import { supplierResource } from "../suppliers/suppliers.resource.ts";
 import { variantResource } from "../variants/variants.resource.ts";
-import { PRODUCT_STATUSES, PRODUCT_STRUCTURES, ProductSchema } from "./products.schema.ts";
+import { ProductSchema } from "./products.schema.ts";
 
 type ProductRow = typeof products.$inferSelect;
 type ProductTranslationRow = typeof productTranslations.$inferSelect;
@@ -192,7 +194,7 @@ export const productResource = defineResource<{
       },
       "Product slugs in any locale (exact).",
     ),
-    status: enumFilter(products.status, PRODUCT_STATUSES, "Publication status."),
+    status: enumFilter(products.status, PUBLICATION_STATUSES, "Publication status."),
     supplier_ids: idsFilter(products.supplierId, "Products whose supplier is one of these.", 50),
   },
   sorts: {

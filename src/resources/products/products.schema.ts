@@ -1,12 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { pageTextsOut } from "../../conventions/page-texts.ts";
+import { PRODUCT_STRUCTURES, PUBLICATION_STATUSES } from "../../db/schema/index.ts";
 import { BrandSchema } from "../brands/brands.schema.ts";
 import { CategorySchema } from "../categories/categories.schema.ts";
 import { SupplierSchema } from "../suppliers/suppliers.schema.ts";
 import { VariantSchema } from "../variants/variants.schema.ts";
-
-export const PRODUCT_STATUSES = ["published", "unpublished"] as const;
-export const PRODUCT_STRUCTURES = ["simple", "with-variants"] as const;
 
 const translationOut = z.object({
   name: z.string().nullable().optional(),
@@ -21,7 +19,7 @@ export const ProductSchema = z
     id: z.number().int(),
     internal_id: z.string().nullable().optional(),
     product_structure: z.enum(PRODUCT_STRUCTURES).optional(),
-    status: z.enum(PRODUCT_STATUSES).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
     product_kind: z.string().optional(),
     model_code: z.string().nullable().optional(),
     tax_category: z.string().optional(),

@@ -5,10 +5,10 @@ import { dateRangeFilters, enumFilter, filter, idFilter } from "../../convention
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { assertLocalesEnabled } from "../../conventions/store-settings.ts";
-import { reviews } from "../../db/schema/index.ts";
+import { PUBLICATION_STATUSES, reviews } from "../../db/schema/index.ts";
 import { listParam, parsePlainInt } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import { REVIEW_STATUSES, REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
+import { REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
 
@@ -81,7 +81,7 @@ export const reviewResource = defineResource<{ row: ReviewRow; item: typeof Revi
     }),
     product_id: idFilter(reviews.productId, "Reviews of this product."),
     rating: filter(ratingFilter, (v) => jsonIn(reviews.rating, v)),
-    status: enumFilter(reviews.status, REVIEW_STATUSES, "Publication status."),
+    status: enumFilter(reviews.status, PUBLICATION_STATUSES, "Publication status."),
     type: enumFilter(reviews.type, REVIEW_TYPES, "`product` or `store` reviews (absent: both)."),
   },
   sorts: {

@@ -1,16 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { nameText, positiveId, text } from "../../conventions/write/body-fields.ts";
+import { nameText, positiveId, text } from "../../conventions/write/field-rules.ts";
+import { PUBLICATION_STATUSES } from "../../db/schema/index.ts";
 import { toBoundIso } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 
-export const REVIEW_STATUSES = ["published", "unpublished"] as const;
 export const REVIEW_TYPES = ["product", "store"] as const;
 
 export const ReviewSchema = z
   .object({
     id: z.number().int(),
     locale: z.string().optional(),
-    status: z.enum(REVIEW_STATUSES).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
     rating: z.number().int().min(1).max(5).nullable().optional(),
     created_at: z.string().optional().openapi({ format: "date-time", example: "2026-03-14T10:21:07Z" }),
     type: z.enum(REVIEW_TYPES).optional(),
@@ -110,7 +110,7 @@ export const ReviewCreateSchema = z
     content: content(),
     reviewer_email: email(),
     type: z.enum(REVIEW_TYPES),
-    status: z.enum(REVIEW_STATUSES).default("unpublished"),
+    status: z.enum(PUBLICATION_STATUSES).default("unpublished"),
     rating: rating().nullable().optional().openapi({ description: "null (no rating) when not sent." }),
     created_at: instant().optional().openapi({ description: "Default: now." }),
     reviewer_name: nameText().nullable().optional(),
@@ -150,7 +150,7 @@ export const ReviewUpdateSchema = z
     content: content().optional(),
     reviewer_email: email().optional(),
     type: z.enum(REVIEW_TYPES).optional(),
-    status: z.enum(REVIEW_STATUSES).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
     rating: rating().nullable().optional(),
     created_at: instant().optional(),
     reviewer_name: nameText().nullable().optional(),

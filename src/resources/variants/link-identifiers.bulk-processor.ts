@@ -1,11 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { collectMatches, matchQuery, type VariantKey } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { nonEmpty, validateFields } from "../../async/bulk/validate.ts";
+import { validateFields } from "../../async/bulk/validate.ts";
+import { nonEmpty } from "../../conventions/write/field-rules.ts";
 import { rawBatch } from "../../db/raw.ts";
+import { products, variants } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { collectMatches, matchQuery, type VariantKey } from "./variants.bulk-match.ts";
 
 export const LinkIdentifiersItem = z
   .object({
@@ -99,13 +101,13 @@ export const identifiersLink: Processor = {
         continue;
       }
       if (item.variant_internal_id !== undefined) {
-        ops.merge("variants", ["id"], {
+        ops.merge(variants, ["id"], {
           id: variant.id,
           internal_id: item.variant_internal_id,
           updated_at: now,
         });
       }
-      ops.merge("products", ["id"], {
+      ops.merge(products, ["id"], {
         id: variant.product_id,
         ...(item.product_internal_id !== undefined ? { internal_id: item.product_internal_id } : {}),
         updated_at: now,

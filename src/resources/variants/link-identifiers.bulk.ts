@@ -1,5 +1,7 @@
 import type { BulkOperation } from "../../async/bulk/operation.ts";
+import { products, suppliers, variants } from "../../db/schema/index.ts";
 import { identifiersLink, LinkIdentifiersItem } from "./link-identifiers.bulk-processor.ts";
+import { variantResource } from "./variants.resource.ts";
 
 /** One operation under two routes: the products and the variants resources both offer it. */
 export const linkIdentifiersBulk = {
@@ -13,6 +15,15 @@ export const linkIdentifiersBulk = {
     "Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.",
   itemsKey: "items",
   record: LinkIdentifiersItem,
+  // Matched by the variant's declared ean and sku; the internal ids are assigned by hand.
+  writes: {
+    resource: variantResource,
+    relations: {
+      supplier_internal_id: suppliers,
+      product_internal_id: products,
+      variant_internal_id: variants,
+    },
+  },
   // Demo variants matched by EAN, and by SKU with their supplier's internal id.
   bodyExample: {
     items: [

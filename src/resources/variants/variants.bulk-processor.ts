@@ -1,14 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../../async/bulk/match-variants.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
-import { planVariantWrite, variantWriteShape } from "../../async/bulk/variant-fields.ts";
+import { variantPrices, variantTranslations } from "../../db/schema/index.ts";
 import { jsonRowsTable } from "../../db/stated-plans.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { planVariantWrite, variantWriteShape } from "./variants.bulk-fields.ts";
+import { matchVariants, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
 
 export const VariantUpdateRecord = z
   .object({
@@ -29,7 +31,7 @@ const IDENTIFIER_FIELDS: Record<VariantMatchBy, string[]> = {
   sku_supplier: ["sku", "supplier_internal_id"],
 };
 
-const UPSERT_TABLES = new Set(["variant_translations", "variant_prices"]);
+const UPSERT_TABLES = new Set<SQLiteTable>([variantTranslations, variantPrices]);
 
 const matchByOf = (job: JobRow) => (job.params.options as { match_by: VariantMatchBy }).match_by;
 

@@ -1,7 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { VARIANT_MATCH_BY } from "../../async/bulk/match-variants.ts";
 import type { BulkOperation } from "../../async/bulk/operation.ts";
+import { suppliers } from "../../db/schema/index.ts";
+import { variantWriteRelations } from "./variants.bulk-fields.ts";
+import { VARIANT_MATCH_BY } from "./variants.bulk-match.ts";
 import { VariantUpdateRecord, variantsUpdate } from "./variants.bulk-processor.ts";
+import { variantResource } from "./variants.resource.ts";
 
 export const variantsBulk = {
   type: "variants_bulk_update",
@@ -12,6 +15,10 @@ export const variantsBulk = {
   itemsKey: "variants",
   options: z.object({ match_by: z.enum(VARIANT_MATCH_BY) }),
   record: VariantUpdateRecord,
+  writes: {
+    resource: variantResource,
+    relations: { ...variantWriteRelations, supplier_internal_id: suppliers },
+  },
   // Stock and prices of two demo variants.
   bodyExample: {
     variants: [

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MoneySchema } from "../../conventions/money-schema.ts";
+import { PUBLICATION_STATUSES } from "../../db/schema/index.ts";
 import { positiveIdPathParam } from "../../http/route.ts";
 
 const MarketPriceSchema = z
@@ -23,7 +24,7 @@ export const VariantSchema = z
     internal_id: z.string().nullable().optional(),
     sku: z.string().nullable().optional(),
     ean: z.string().nullable().optional(),
-    status: z.enum(["published", "unpublished"]).optional(),
+    status: z.enum(PUBLICATION_STATUSES).optional(),
     available_stock: z.number().int().optional().openapi({
       description:
         "Units a customer can order: `warehouse_stock` + `supplier_stock`, or `warehouse_stock` alone when the product's `stock_management` is `deny-without-own-stock`; never below 0. Computed when read: writes set `warehouse_stock` and `supplier_stock`.",

@@ -8,6 +8,7 @@ import {
   productImages,
   products,
   productTranslations,
+  type STOCK_MANAGEMENT_MODES,
   suppliers,
   variantPrices,
   variants,
@@ -47,7 +48,7 @@ interface ProductSpec {
   brandId?: number | null;
   supplierId?: number | null;
   categoryIds?: number[];
-  stockManagement?: string;
+  stockManagement?: (typeof STOCK_MANAGEMENT_MODES)[number];
   names?: Record<string, string>;
   images?: string[];
   createdAt?: string;

@@ -1,11 +1,21 @@
 import { z } from "@hono/zod-openapi";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { RecordProblems } from "../../async/bulk/record-errors.ts";
+import type { RowOps, SqlColumn, SqlRow } from "../../async/bulk/row-ops.ts";
+import { bulkTranslations } from "../../conventions/write/body-fields.ts";
+import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
+import {
+  isoDate,
+  moneyInput,
+  nonEmpty,
+  nonNegativeInt,
+  positiveInt,
+} from "../../conventions/write/field-rules.ts";
+import { translationChanges } from "../../conventions/write/translations.ts";
+import { PUBLICATION_STATUSES, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
-import type { RecordProblems } from "./record-errors.ts";
-import type { RowOps } from "./row-ops.ts";
-import { bulkTranslations, isoDate, moneyInput, nonEmpty, nonNegativeInt, positiveInt } from "./validate.ts";
-
-const VARIANT_STATUSES = ["published", "unpublished"] as const;
+import { variantResource } from "./variants.resource.ts";
 
 const flashOffer = z
   .object({ price: moneyInput(), valid_from: isoDate(), valid_until: isoDate() })
@@ -31,7 +41,7 @@ export const variantWriteShape = {
   internal_id: nonEmpty(100).nullable().optional(),
   sku: nonEmpty(64).optional(),
   ean: nonEmpty(64).nullable().optional(),
-  status: z.enum(VARIANT_STATUSES).optional(),
+  status: z.enum(PUBLICATION_STATUSES).optional(),
   min_quantity: positiveInt().optional(),
   quantity_factor: positiveInt().optional(),
   supplier_stock: nonNegativeInt().optional().openapi({
@@ -55,19 +65,11 @@ export const variantWriteShape = {
   translations: bulkTranslations(z.object({ name: nonEmpty(255).nullable().optional() }).strict()).optional(),
 };
 
+/** The fields of variantWriteShape that planVariantWrite writes by hand, not through the declaration. */
+export const variantWriteRelations = { cost_price: variants, prices: variantPrices } as const;
+
 type VariantWrite = {
   [K in keyof typeof variantWriteShape]?: z.output<(typeof variantWriteShape)[K]>;
-};
-
-const COLUMN: Record<string, string> = {
-  internal_id: "internal_id",
-  sku: "sku",
-  ean: "ean",
-  status: "status",
-  min_quantity: "min_quantity",
-  quantity_factor: "quantity_factor",
-  supplier_stock: "supplier_stock",
-  warehouse_stock: "warehouse_stock",
 };
 
 /*
@@ -77,12 +79,12 @@ const COLUMN: Record<string, string> = {
 const at = (path: string, p: string) => (path ? `${path}.${p}` : p);
 
 /** A new variant's rows cannot exist yet: they are inserted, not merged into existing ones. */
-function writeChild(
+function writeChild<T extends SQLiteTable>(
   ops: RowOps,
   create: boolean,
-  table: string,
-  keys: string[],
-  child: Record<string, unknown>,
+  table: T,
+  keys: SqlColumn<T>[],
+  child: SqlRow<T>,
 ) {
   if (create) ops.insert(table, child);
   else ops.merge(table, keys, child);
@@ -122,16 +124,16 @@ export function planVariantWrite(
     path: string;
     now: string;
     /** For a new variant: its full row besides the written fields (product, defaults). */
-    create?: Record<string, unknown>;
+    create?: SqlRow<typeof variants>;
   },
 ): boolean {
   const { variantId, write, markets, problems, path, now, create } = input;
   const before = problems.items.length;
-  const row: Record<string, unknown> = { ...(create ?? {}), id: variantId };
-  for (const [field, column] of Object.entries(COLUMN)) {
-    const value = write[field as keyof VariantWrite];
-    if (value !== undefined) row[column] = value;
-  }
+  const row: SqlRow<typeof variants> = {
+    ...(create ?? {}),
+    ...columnChanges(variantResource, write, sqlName),
+    id: variantId,
+  };
   if (write.cost_price !== undefined) {
     if (write.cost_price && write.cost_price.currency !== SHOP_CURRENCY) {
       problems.add("INVALID_FIELD_VALUE", at(path, "cost_price.currency"), `must be ${SHOP_CURRENCY}`);
@@ -143,22 +145,24 @@ export function planVariantWrite(
   const isNew = create !== undefined;
   for (const [locale, entry] of Object.entries(write.translations ?? {})) {
     if (entry === null)
-      ops.delete("variant_translations", ["variant_id", "locale"], { variant_id: variantId, locale });
-    else if (entry.name !== undefined) {
-      writeChild(ops, isNew, "variant_translations", ["variant_id", "locale"], {
-        variant_id: variantId,
-        locale,
-        name: entry.name,
-      });
+      ops.delete(variantTranslations, ["variant_id", "locale"], { variant_id: variantId, locale });
+    else {
+      const changes = translationChanges(variantResource, entry, sqlName);
+      if (Object.keys(changes).length > 0)
+        writeChild(ops, isNew, variantTranslations, ["variant_id", "locale"], {
+          variant_id: variantId,
+          locale,
+          ...changes,
+        });
     }
   }
   for (const [market, price] of Object.entries(write.prices ?? {})) {
     const currency = marketByKey(market)?.currency ?? "";
     if (price === null) {
-      ops.delete("variant_prices", ["variant_id", "market"], { variant_id: variantId, market });
+      ops.delete(variantPrices, ["variant_id", "market"], { variant_id: variantId, market });
       continue;
     }
-    const priceRow: Record<string, unknown> = { variant_id: variantId, market, currency };
+    const priceRow: SqlRow<typeof variantPrices> = { variant_id: variantId, market, currency };
     if (price.list_price !== undefined) {
       checkCurrency(problems, path, market, currency, "list_price.currency", price.list_price);
       priceRow.list_price = toScale(price.list_price.amount, 2);
@@ -180,9 +184,9 @@ export function planVariantWrite(
       priceRow.flash_valid_from = f ? f.valid_from : null;
       priceRow.flash_valid_until = f ? f.valid_until : null;
     }
-    writeChild(ops, isNew, "variant_prices", ["variant_id", "market"], priceRow);
+    writeChild(ops, isNew, variantPrices, ["variant_id", "market"], priceRow);
   }
-  if (create) ops.insert("variants", row);
-  else if (Object.keys(row).length > 1) ops.merge("variants", ["id"], row);
+  if (create) ops.insert(variants, row);
+  else if (Object.keys(row).length > 1) ops.merge(variants, ["id"], row);
   return problems.items.length === before;
 }
