@@ -27,9 +27,14 @@ const HOSTILE: { name: string; origin?: string; headers?: Record<string, string>
 ];
 
 /** The app as deployed without a public origin. */
+/**
+ * The Worker's bindings without a public origin: a deployment configured otherwise than the test
+ * Worker, whose reads therefore skip the edge cache (its entrypoint answers with the Worker's own
+ * bindings, origin included).
+ */
 const unconfigured = () => {
   const { PUBLIC_BASE_URL: _, ...rest } = env;
-  return rest as typeof env;
+  return { ...rest, EDGE_CACHE: "off" } as typeof env;
 };
 
 const createBrand = (how: (typeof HOSTILE)[number], bindings?: typeof env) =>
