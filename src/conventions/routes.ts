@@ -80,26 +80,31 @@ const getDescription = (resource: AnyResource) => {
   return `One ${resource.label.toLowerCase()} by its id, in the representation of the list's items${shape ? ` (${shape} as in the list)` : ""}. An unknown id is 404.`;
 };
 
+/** What a top-level list and a list under a parent declare alike; `items` names a page's items. */
+const listOperation = (resource: AnyResource, items: string) => ({
+  method: "get" as const,
+  path: `/api/v1${resource.path}`,
+  description: listDescription(resource),
+  tags: [resource.tag],
+  scope: resource.scope ?? "read",
+  ...cachePolicy(resource, true),
+  query: conventionQuerySchema(resource, "list"),
+  responses: {
+    200: {
+      description: `A page of ${items.toLowerCase()}`,
+      content: { "application/json": { schema: listOf(resource.item) } },
+    },
+  },
+});
+
 /** `GET <path>`: the list served by the engine from the resource's declaration. */
 function mountList(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
   defineRoute(
     app,
     {
-      method: "get",
-      path: `/api/v1${resource.path}`,
+      ...listOperation(resource, resource.plural),
       operationId: `list${pascal(resource.plural)}`,
       summary: `List ${resource.plural.toLowerCase()}`,
-      description: listDescription(resource),
-      tags: [resource.tag],
-      scope: resource.scope ?? "read",
-      ...cachePolicy(resource, true),
-      query: conventionQuerySchema(resource, "list"),
-      responses: {
-        200: {
-          description: `A page of ${resource.plural.toLowerCase()}`,
-          content: { "application/json": { schema: listOf(resource.item) } },
-        },
-      },
     },
     async (c, { query }) => c.json(await listResource(c, resource, query)),
   );
@@ -136,22 +141,10 @@ function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, parent: P
   defineRoute(
     app,
     {
-      method: "get",
-      path: `/api/v1${resource.path}`,
+      ...listOperation(resource, parent.summary),
       operationId: `list${pascal(parent.label)}${pascal(resource.plural)}`,
       summary: parent.summary,
-      description: listDescription(resource),
-      tags: [resource.tag],
-      scope: resource.scope ?? "read",
       params: parent.params,
-      ...cachePolicy(resource, true),
-      query: conventionQuerySchema(resource, "list"),
-      responses: {
-        200: {
-          description: `A page of ${parent.summary.toLowerCase()}`,
-          content: { "application/json": { schema: listOf(resource.item) } },
-        },
-      },
     },
     async (c, { params, query }) => {
       // The path's only parameter is the parent's id.

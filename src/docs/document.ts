@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { VERSION } from "../version.ts";
+import { mapOperations } from "./operations.ts";
 import { API_OVERVIEW } from "./overview.ts";
 import { disabledQueryExamples } from "./reference-examples.ts";
 import { TAGS } from "./tags.ts";
@@ -57,16 +58,8 @@ function generate(app: OpenAPIHono<AppEnv>): Document {
 
 /** Bearer auth is the default; a public operation (no scope) says so with an empty `security`. */
 function explicitSecurity(paths: Document["paths"]): Document["paths"] {
-  return Object.fromEntries(
-    Object.entries(paths ?? {}).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item as Record<string, { security?: unknown[] }>).map(([method, operation]) => [
-          method,
-          operation.security ? operation : { ...operation, security: [] },
-        ]),
-      ),
-    ]),
+  return mapOperations(paths, (operation: { security?: unknown[] }) =>
+    operation.security ? operation : { ...operation, security: [] },
   );
 }
 

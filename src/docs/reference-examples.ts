@@ -1,3 +1,5 @@
+import { mapOperations } from "./operations.ts";
+
 /**
  * Optional query parameters keep their examples, but the interactive reference must not send them.
  * Scalar fills a parameter's "Test Request" row from the parameter's `examples`/`example`, else from
@@ -26,17 +28,9 @@ function withDisabledExample(parameter: Parameter): Parameter {
 
 /** Every operation's parameters rewritten by `withDisabledExample`. */
 export function disabledQueryExamples<P>(paths: P): P {
-  return Object.fromEntries(
-    Object.entries(paths ?? {}).map(([path, item]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(item as Record<string, { parameters?: Parameter[] }>).map(([method, operation]) => [
-          method,
-          operation.parameters
-            ? { ...operation, parameters: operation.parameters.map(withDisabledExample) }
-            : operation,
-        ]),
-      ),
-    ]),
-  ) as P;
+  return mapOperations(paths, (operation: { parameters?: Parameter[] }) =>
+    operation.parameters
+      ? { ...operation, parameters: operation.parameters.map(withDisabledExample) }
+      : operation,
+  );
 }

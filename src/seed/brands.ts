@@ -1,4 +1,5 @@
 import { seedTime } from "./clock.ts";
+import demoBrands from "./demo-brands.json" with { type: "json" };
 import { rngFor, syntheticWord } from "./rng.ts";
 import { slugAllocator } from "./slugs.ts";
 import { insertRows, json, type Row, type SeedStatement } from "./sql.ts";
@@ -106,20 +107,7 @@ const SIZE_GUIDE: Record<BrandLocale, string> = {
 };
 
 /** The demo's brands: diacritics, "&", Cyrillic and Greek names exercise slug generation. */
-const DEMO_BRANDS: { name: string; specialty: Specialty; internalId: string | null }[] = [
-  { name: "Aurora Outdoor", specialty: "outdoor", internalId: "BR-AURORA" },
-  { name: "Bosque & Co.", specialty: "textiles", internalId: "BR-BOSQUE" },
-  { name: "Cumbre", specialty: "outdoor", internalId: null },
-  { name: "Délice Cuisine", specialty: "kitchen", internalId: "BR-DELICE" },
-  { name: "Élan Sport", specialty: "running", internalId: "BR-ELAN" },
-  { name: "Fjord Living", specialty: "textiles", internalId: null },
-  { name: "Gaviota Kids", specialty: "kids", internalId: "BR-GAVIOTA" },
-  { name: "Helix Cycling", specialty: "cycling", internalId: "BR-HELIX" },
-  { name: "Iris Optics", specialty: "eyewear", internalId: null },
-  { name: "Jara Leather", specialty: "leather", internalId: "BR-JARA" },
-  { name: "Медведь", specialty: "outdoor", internalId: "BR-MEDVED" },
-  { name: "Κύμα", specialty: "swimwear", internalId: null },
-];
+const DEMO_BRANDS = demoBrands.brands as { name: string; specialty: Specialty; internalId: string | null }[];
 const NAME_SUFFIXES = ["Sport", "Home", "Outdoor", "Kids", "Studio", "Works", "& Co.", "Lab"];
 
 /** 12 brands per unit of scale; ids 1..n. */

@@ -1,3 +1,4 @@
+import categoryTree from "./category-tree.json" with { type: "json" };
 import { seedTime } from "./clock.ts";
 import { slugAllocator } from "./slugs.ts";
 import { insertRows, json, type Row, type SeedStatement } from "./sql.ts";
@@ -5,8 +6,8 @@ import { STORE_IDENTITY } from "./store.ts";
 
 const LOCALES = ["es-ES", "en-GB", "fr-FR", "de-DE", "it-IT", "ca-ES"] as const;
 type CategoryLocale = (typeof LOCALES)[number];
-/** Names in the order of LOCALES. */
-type Names = readonly [string, string, string, string, string, string];
+/** One name per entry of LOCALES, in that order. */
+type Names = readonly string[];
 
 interface Node {
   names: Names;
@@ -20,118 +21,7 @@ interface Node {
  * The demo tree: 27 categories, four levels deep (Moda > Calzado > Zapatillas > Running), two
  * "Accesorios" siblings whose generated slugs collide (the second becomes `accesorios-2`).
  */
-const TREE: Node[] = [
-  {
-    names: ["Moda", "Fashion", "Mode", "Mode", "Moda", "Moda"],
-    internal: true,
-    google: "166",
-    children: [
-      {
-        names: ["Mujer", "Women", "Femme", "Damen", "Donna", "Dona"],
-        internal: true,
-        children: [
-          { names: ["Vestidos", "Dresses", "Robes", "Kleider", "Abiti", "Vestits"], google: "2271" },
-          {
-            names: ["Camisetas", "T-shirts", "T-shirts", "T-Shirts", "T-shirt", "Samarretes"],
-            google: "212",
-          },
-          { names: ["Accesorios", "Accessories", "Accessoires", "Accessoires", "Accessori", "Accessoris"] },
-        ],
-      },
-      {
-        names: ["Hombre", "Men", "Homme", "Herren", "Uomo", "Home"],
-        internal: true,
-        children: [
-          { names: ["Camisas", "Shirts", "Chemises", "Hemden", "Camicie", "Camises"], google: "212" },
-          {
-            names: ["Pantalones", "Trousers", "Pantalons", "Hosen", "Pantaloni", "Pantalons"],
-            google: "204",
-          },
-          { names: ["Accesorios", "Accessories", "Accessoires", "Accessoires", "Accessori", "Accessoris"] },
-        ],
-      },
-      {
-        names: ["Calzado", "Footwear", "Chaussures", "Schuhe", "Calzature", "Calçat"],
-        internal: true,
-        google: "187",
-        children: [
-          {
-            names: ["Zapatillas", "Trainers", "Baskets", "Sneaker", "Sneakers", "Sabatilles"],
-            children: [
-              {
-                names: ["Running", "Running", "Running", "Laufschuhe", "Running", "Running"],
-                internal: true,
-              },
-              { names: ["Casual", "Casual", "Casual", "Freizeit", "Casual", "Casual"], unpublished: true },
-            ],
-          },
-          { names: ["Botas", "Boots", "Bottes", "Stiefel", "Stivali", "Botes"] },
-        ],
-      },
-    ],
-  },
-  {
-    names: ["Deporte", "Sport", "Sport", "Sport", "Sport", "Esport"],
-    internal: true,
-    google: "988",
-    children: [
-      {
-        names: ["Ciclismo", "Cycling", "Cyclisme", "Radsport", "Ciclismo", "Ciclisme"],
-        google: "1025",
-        children: [
-          { names: ["Cascos", "Helmets", "Casques", "Helme", "Caschi", "Cascs"], internal: true },
-          {
-            names: ["Bicicletas", "Bicycles", "Vélos", "Fahrräder", "Biciclette", "Bicicletes"],
-            google: "1026",
-          },
-        ],
-      },
-      {
-        names: ["Montaña", "Mountain", "Montagne", "Berg", "Montagna", "Muntanya"],
-        google: "1013",
-        children: [
-          {
-            names: ["Mochilas", "Backpacks", "Sacs à dos", "Rucksäcke", "Zaini", "Motxilles"],
-            google: "100",
-          },
-          {
-            names: ["Tiendas de campaña", "Tents", "Tentes", "Zelte", "Tende", "Tendes de campanya"],
-            google: "1023",
-          },
-        ],
-      },
-    ],
-  },
-  {
-    names: ["Hogar", "Home", "Maison", "Wohnen", "Casa", "Llar"],
-    internal: true,
-    google: "536",
-    children: [
-      {
-        names: ["Cocina", "Kitchen", "Cuisine", "Küche", "Cucina", "Cuina"],
-        google: "638",
-        children: [
-          {
-            names: ["Menaje", "Cookware", "Ustensiles", "Kochgeschirr", "Pentole", "Parament"],
-            google: "654",
-          },
-        ],
-      },
-      {
-        names: ["Decoración", "Decor", "Décoration", "Deko", "Decorazione", "Decoració"],
-        google: "696",
-        children: [
-          {
-            names: ["Iluminación", "Lighting", "Éclairage", "Beleuchtung", "Illuminazione", "Il·luminació"],
-            unpublished: true,
-            google: "594",
-          },
-        ],
-      },
-    ],
-  },
-  { names: ["Outlet", "Outlet", "Outlet", "Outlet", "Outlet", "Outlet"], unpublished: true, internal: true },
-];
+const TREE = categoryTree.tree as Node[];
 
 /** The tree in pre-order (every parent before its children), with parents as indexes. */
 function flatten(nodes: Node[], parent: number | null, out: { node: Node; parent: number | null }[]) {
@@ -179,7 +69,8 @@ export function categoryStatements(scale: number): SeedStatement[] {
       updated_at: created,
     });
     LOCALES.forEach((locale, l) => {
-      const base = node.names[l] ?? node.names[0];
+      const base = node.names[l];
+      if (base === undefined) throw new Error(`category ${node.names[0]} lacks its ${locale} name`);
       const name = copy === 0 ? base : `${base} ${copy + 1}`;
       const allocate = slugOf.get(locale);
       if (!allocate) throw new Error("unreachable");

@@ -1,5 +1,6 @@
 import type { Locale } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
+import contactNames from "./contact-names.json" with { type: "json" };
 import { contactCount, orderCount } from "./layout.ts";
 import { type Rng, rngFor } from "./rng.ts";
 import { insertRows, type Row, type SeedStatement } from "./sql.ts";
@@ -40,78 +41,7 @@ const LOCALE_WEIGHTS: [Locale, number][] = [
 ];
 
 /** Names by language (in Latin script, as shops usually store them), and a phone prefix. */
-const PEOPLE: Record<string, { first: string[]; last: string[]; phone: string }> = {
-  es: {
-    first: ["Lucía", "Javier", "María", "Alejandro", "Carmen", "Pablo", "Elena", "Sergio", "Marta", "Álvaro"],
-    last: ["García", "Martínez", "López", "Sánchez", "Fernández", "Gómez", "Ruiz", "Díaz", "Muñoz", "Ortega"],
-    phone: "+34 6",
-  },
-  ca: {
-    first: ["Jordi", "Montserrat", "Pau", "Núria", "Arnau", "Mireia"],
-    last: ["Puig", "Ferrer", "Vila", "Soler", "Roca", "Serra"],
-    phone: "+34 6",
-  },
-  en: {
-    first: ["Oliver", "Amelia", "Harry", "Isla", "George", "Emily"],
-    last: ["Smith", "Jones", "Taylor", "Brown", "Evans", "Walker"],
-    phone: "+44 7",
-  },
-  fr: {
-    first: ["Camille", "Louis", "Chloé", "Hugo", "Léa", "Théo"],
-    last: ["Martin", "Bernard", "Dubois", "Lefèvre", "Moreau", "Laurent"],
-    phone: "+33 6",
-  },
-  de: {
-    first: ["Lukas", "Anna", "Jonas", "Lena", "Felix", "Sophie"],
-    last: ["Müller", "Schmidt", "Schneider", "Fischer", "Weber", "Becker"],
-    phone: "+49 15",
-  },
-  it: {
-    first: ["Giulia", "Marco", "Francesca", "Luca", "Chiara", "Matteo"],
-    last: ["Rossi", "Russo", "Ferrari", "Esposito", "Bianchi", "Romano"],
-    phone: "+39 3",
-  },
-  pt: {
-    first: ["João", "Beatriz", "Tiago", "Inês", "Rui", "Mariana"],
-    last: ["Silva", "Santos", "Ferreira", "Pereira", "Costa", "Oliveira"],
-    phone: "+351 9",
-  },
-  nl: {
-    first: ["Daan", "Sanne", "Bram", "Fleur"],
-    last: ["de Jong", "Jansen", "Visser", "Bakker"],
-    phone: "+31 6",
-  },
-  pl: {
-    first: ["Jakub", "Zofia", "Kacper", "Maja"],
-    last: ["Nowak", "Kowalski", "Wiśniewski", "Wójcik"],
-    phone: "+48 5",
-  },
-  sv: {
-    first: ["Erik", "Astrid", "Nils", "Elsa"],
-    last: ["Andersson", "Johansson", "Lindberg", "Nyström"],
-    phone: "+46 7",
-  },
-  da: {
-    first: ["Mads", "Freja", "Rasmus", "Ida"],
-    last: ["Nielsen", "Jensen", "Hansen", "Sørensen"],
-    phone: "+45 2",
-  },
-  el: {
-    first: ["Nikos", "Eleni", "Giorgos", "Maria"],
-    last: ["Papadopoulos", "Georgiou", "Nikolaidis", "Oikonomou"],
-    phone: "+30 69",
-  },
-  hr: {
-    first: ["Luka", "Ana", "Ivan", "Petra"],
-    last: ["Horvat", "Kovačević", "Babić", "Marić"],
-    phone: "+385 9",
-  },
-  ru: {
-    first: ["Dmitry", "Olga", "Sergei", "Anastasia"],
-    last: ["Ivanov", "Smirnova", "Kuznetsov", "Popova"],
-    phone: "+7 9",
-  },
-};
+const PEOPLE: Record<string, { first: string[]; last: string[]; phone: string }> = contactNames.people;
 
 const EMAIL_DOMAINS = ["example.com", "example.org", "example.net", "mail.example"];
 /** Merchant-defined customer types (exact, case-sensitive values). */

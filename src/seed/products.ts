@@ -383,7 +383,7 @@ export function productStatements(scale: number, options: ProductSeedOptions = {
     // Variants.
     const ids = variantIdsOfProduct(p);
     const variantOptionsList = variantOptions(variantRng, type, ids.length);
-    const [low, high] = type.priceCents;
+    const { low, high } = type.priceCents;
     const baseCents = variantRng.int(Math.floor(low / 100), Math.floor(high / 100)) * 100 + (low % 100);
     const sizeStep = type.family === "kitchen" || type.code === "BPK" ? 500 : 0;
     const packRoll = variantRng.next();

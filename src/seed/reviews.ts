@@ -1,5 +1,6 @@
 import { seedTime } from "./clock.ts";
 import { contactCount, orderCount, productCount, reviewCount, variantIdsOfProduct } from "./layout.ts";
+import reviewTexts from "./review-texts.json" with { type: "json" };
 import { rngFor } from "./rng.ts";
 import { insertRows, type Row, type SeedStatement } from "./sql.ts";
 
@@ -7,81 +8,7 @@ type ReviewLocale = "es-ES" | "ca-ES" | "en-GB" | "fr-FR" | "de-DE" | "it-IT" | 
 type Tone = "good" | "mixed" | "bad";
 
 /** Review texts per locale, tone and type; the seed picks one to match the rating. */
-const TEXTS: Record<ReviewLocale, Record<Tone, { product: string[]; store: string[] }>> = {
-  "es-ES": {
-    good: {
-      product: ["Muy cómoda y de buena calidad. Repetiría.", "Tal y como se describe; la talla es correcta."],
-      store: [
-        "Pedido rápido y bien empaquetado.",
-        "Atención al cliente excelente, resolvieron mi duda en minutos.",
-      ],
-    },
-    mixed: {
-      product: ["Está bien, aunque el color es algo más claro que en la foto."],
-      store: ["El envío tardó un par de días más de lo previsto."],
-    },
-    bad: {
-      product: ["Se descosió a las dos semanas de uso."],
-      store: ["Tuve que reclamar dos veces para recibir el reembolso."],
-    },
-  },
-  "ca-ES": {
-    good: { product: ["Molt còmoda i de bona qualitat."], store: ["Comanda ràpida i ben embalada."] },
-    mixed: {
-      product: ["Està bé, però la talla és una mica petita."],
-      store: ["L'enviament va trigar més del previst."],
-    },
-    bad: { product: ["No s'assembla gens a la foto."], store: ["No em van respondre els correus."] },
-  },
-  "en-GB": {
-    good: {
-      product: [
-        "Really comfortable and well made. Would buy again.",
-        "Exactly as described; fits true to size.",
-      ],
-      store: ["Quick delivery and lovely packaging.", "Customer service sorted my question within minutes."],
-    },
-    mixed: {
-      product: ["Decent, although the colour is lighter than in the photo."],
-      store: ["Delivery took a couple of days longer than promised."],
-    },
-    bad: {
-      product: ["The seam came apart after two weeks."],
-      store: ["I had to chase the refund twice."],
-    },
-  },
-  "fr-FR": {
-    good: { product: ["Très confortable et de bonne qualité."], store: ["Livraison rapide, colis soigné."] },
-    mixed: {
-      product: ["Correct, mais la taille est un peu juste."],
-      store: ["La livraison a pris deux jours de plus."],
-    },
-    bad: { product: ["Déçu : la couleur ne correspond pas."], store: ["Remboursement très long à obtenir."] },
-  },
-  "de-DE": {
-    good: { product: ["Sehr bequem und gut verarbeitet."], store: ["Schnelle Lieferung, gut verpackt."] },
-    mixed: {
-      product: ["Ganz ordentlich, fällt aber etwas klein aus."],
-      store: ["Die Lieferung hat länger gedauert."],
-    },
-    bad: { product: ["Nach zwei Wochen war die Naht offen."], store: ["Die Erstattung dauerte sehr lange."] },
-  },
-  "it-IT": {
-    good: { product: ["Comodissima e ben rifinita."], store: ["Spedizione veloce e imballaggio curato."] },
-    mixed: { product: ["Buona, ma il colore è più chiaro."], store: ["La consegna è arrivata in ritardo."] },
-    bad: { product: ["Si è scucita dopo poco."], store: ["Rimborso lentissimo."] },
-  },
-  "pt-PT": {
-    good: { product: ["Muito confortável e de boa qualidade."], store: ["Entrega rápida e bem embalada."] },
-    mixed: { product: ["Razoável, mas o tamanho é pequeno."], store: ["A entrega atrasou dois dias."] },
-    bad: { product: ["Descoseu-se ao fim de duas semanas."], store: ["O reembolso demorou imenso."] },
-  },
-  "nl-NL": {
-    good: { product: ["Heel comfortabel en goed gemaakt."], store: ["Snelle levering, netjes verpakt."] },
-    mixed: { product: ["Prima, maar valt wat klein."], store: ["De levering duurde langer dan beloofd."] },
-    bad: { product: ["Na twee weken ging de naad los."], store: ["Terugbetaling duurde erg lang."] },
-  },
-};
+const TEXTS: Record<ReviewLocale, Record<Tone, { product: string[]; store: string[] }>> = reviewTexts.texts;
 
 /** Spanish first (the primary locale), then the store's other big markets. */
 const LOCALE_WEIGHTS: ReviewLocale[] = [

@@ -3,26 +3,24 @@ import { z } from "@hono/zod-openapi";
 /** Stored states are `subscribed` and `unsubscribed`; `not_subscribed` is a contact that never chose. */
 export const MKT_STATES = ["not_subscribed", "subscribed", "unsubscribed"] as const;
 
+// Most contact fields are free text a contact may leave empty, and `fields=` may leave out.
+const nullableText = (description?: string) => {
+  const text = z.string().nullable().optional();
+  return description === undefined ? text : text.openapi({ description });
+};
+
 export const ContactSchema = z
   .object({
     id: z.number().int().openapi({ description: "Fixed field." }),
-    internal_id: z.string().nullable().optional().openapi({ description: "Unique across contacts." }),
+    internal_id: nullableText("Unique across contacts."),
     is_active: z.boolean().optional(),
     email: z.string().optional().openapi({ description: "Unique across contacts (case-insensitive)." }),
-    first_name: z.string().nullable().optional(),
-    last_name: z.string().nullable().optional(),
-    full_name: z
-      .string()
-      .nullable()
-      .optional()
-      .openapi({ description: "First and last name joined by a space; null when both are empty." }),
-    phone: z.string().nullable().optional(),
-    preferred_locale: z.string().nullable().optional(),
-    customer_type: z
-      .string()
-      .nullable()
-      .optional()
-      .openapi({ description: "Merchant-defined classification chosen at registration." }),
+    first_name: nullableText(),
+    last_name: nullableText(),
+    full_name: nullableText("First and last name joined by a space; null when both are empty."),
+    phone: nullableText(),
+    preferred_locale: nullableText(),
+    customer_type: nullableText("Merchant-defined classification chosen at registration."),
     is_b2b: z.boolean().optional(),
     is_agreed_payment_enabled: z.boolean().optional(),
     is_customer: z
