@@ -47,8 +47,8 @@ export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPla
       // A small variants update: a few chunks, each bumping `catalog` once.
       bulk: variantsPayload(variants, quick ? 30_000 : 300_000),
       clients: 16,
-      seconds: quick ? 3 : 30,
-      warmupSeconds: quick ? 1 : 10,
+      seconds: quick ? 2 : 30,
+      warmupSeconds: quick ? 0.5 : 10,
     };
   } finally {
     db.close();
@@ -101,8 +101,8 @@ export async function runCacheStage(o: {
   quick: boolean;
   errors: string[];
 }): Promise<CacheStage> {
-  const modeSeconds = o.quick ? 0.5 : 2;
-  const misses = o.quick ? 3 : 20;
+  const modeSeconds = o.quick ? 0.3 : 2;
+  const misses = o.quick ? 2 : 20;
   const server = await startDevServer({
     persistTo: o.persistTo,
     config: o.config,
