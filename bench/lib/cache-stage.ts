@@ -47,8 +47,8 @@ export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPla
       // A small variants update: a few chunks, each bumping `catalog` once.
       bulk: variantsPayload(variants, quick ? 30_000 : 300_000),
       clients: 16,
-      seconds: quick ? 2 : 30,
-      warmupSeconds: quick ? 0.5 : 10,
+      seconds: quick ? 2 : 20,
+      warmupSeconds: quick ? 0.5 : 5,
     };
   } finally {
     db.close();

@@ -22,6 +22,8 @@ export interface StorefrontRun {
   requests: number;
   hits: number;
   hitRatio: number;
+  /** Reads per second after the warm-up: with one catalog write a second, about how many reads share a generation. */
+  rps: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -190,6 +192,7 @@ export async function runStorefront(o: {
     requests: latencies.length,
     hits,
     hitRatio: latencies.length > 0 ? hits / latencies.length : 0,
+    rps: latencies.length / o.seconds,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     non2xx,
