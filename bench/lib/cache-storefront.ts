@@ -32,6 +32,8 @@ export interface StorefrontRun {
   /** Largest time from a write's 2xx to the first read without a bookmark showing it (ms). */
   maxStalenessMs: number | null;
   p50StalenessMs: number | null;
+  /** Reads without a bookmark, sent after a write's 2xx, that answered the old name. */
+  stalePolls?: number;
   /** Reads with the write's bookmark that did not show it. */
   staleBookmarkReads: number;
   bulk: { records: number; status: string; wallMs: number } | null;
@@ -119,6 +121,7 @@ export async function runStorefront(o: {
   };
   const staleness: number[] = [];
   let staleBookmarkReads = 0;
+  let stalePolls = 0;
   const writer = async () => {
     for (let n = 0; performance.now() < end; n++) {
       const next = started + (n + 1) * 1000;
@@ -154,6 +157,7 @@ export async function runStorefront(o: {
         for (;;) {
           const sent = performance.now();
           if ((await shows({})) || sent - committed > 10_000) return sent - committed;
+          stalePolls++;
           await new Promise((r) => setTimeout(r, 5));
         }
       };
@@ -200,6 +204,7 @@ export async function runStorefront(o: {
     writes: staleness.length,
     maxStalenessMs: staleness.length > 0 ? (staleness.at(-1) as number) : null,
     p50StalenessMs: staleness.length > 0 ? percentile(staleness, 50) : null,
+    stalePolls,
     staleBookmarkReads,
     bulk,
   };

@@ -32,8 +32,8 @@ export function cacheSection(r: Results): string[] {
   const off = s.storefront.find((x) => x.cache === "off");
   const runRow = (x: StorefrontRun | undefined, label: string) =>
     x
-      ? `| ${label} | ${x.requests} (${f(x.rps, 0)}/s) | ${f(x.hitRatio * 100, 1)} % | ${f(x.p50Ms)} / ${f(x.p99Ms)} | ${f(x.rowsReadPer1000, 0)} | ${x.writes} | ${f(x.maxStalenessMs, 0)} (p50 ${f(x.p50StalenessMs, 0)}) | ${x.staleBookmarkReads} | ${x.bulk ? `${x.bulk.records} records, ${x.bulk.status} in ${f(x.bulk.wallMs / 1000, 1)} s` : "–"} |`
-      : `| ${label} | not measured | | | | | | | |`;
+      ? `| ${label} | ${x.requests} (${f(x.rps, 0)}/s) | ${f(x.hitRatio * 100, 1)} % | ${f(x.p50Ms)} / ${f(x.p99Ms)} | ${f(x.rowsReadPer1000, 0)} | ${x.writes} | ${f(x.maxStalenessMs, 0)} (p50 ${f(x.p50StalenessMs, 0)}) | ${x.stalePolls ?? "–"} | ${x.staleBookmarkReads} | ${x.bulk ? `${x.bulk.records} records, ${x.bulk.status} in ${f(x.bulk.wallMs / 1000, 1)} s` : "–"} |`
+      : `| ${label} | not measured | | | | | | | | |`;
   const plan = on ?? off;
   return [
     ...(s.run ? [`Measured by ${s.run}.`, ""] : []),
@@ -44,11 +44,11 @@ export function cacheSection(r: Results): string[] {
     ...modeRows,
     "",
     plan
-      ? `Storefront workload: ${plan.clients} concurrent clients, each request's URL drawn by Zipf (s = 1.0) over ${plan.urls} URLs (product pages \`/products/{id}?includes=variants\`, category pages and product list pages, in a fixed shuffled rank order), ${plan.warmupSeconds} s warm-up then ${plan.seconds} s measured; beside them one brand rename a second (PATCH, bumps \`catalog\`) and one variants bulk job half way through. Hit ratio from \`Cache-Status\`, rows read from \`Server-Timing: d1-rows\`, both over the reads after the warm-up. Staleness: from a write's 2xx to the start of the first read of \`/brands/{id}\` without a bookmark that showed the new name (polled every 5 ms; a read's own queueing under the load is not counted); bookmark reads: \`/brands/{id}\` sent with the write's \`x-d1-bookmark\`, counted when it did not show the new name. Locally one isolate serves every request, so a write is seen at once by the instance that made it; the 2 s bound is for isolates that did not make it. Every catalog write ends every catalog entry (one generation per domain), so the hit ratio depends on how many reads fall between two writes: at this machine's read rate (the reads column) most URLs are read at most once per generation, where a deployment's storefront traffic reads each popular URL many times a second.`
+      ? `Storefront workload: ${plan.clients} concurrent clients, each request's URL drawn by Zipf (s = 1.0) over ${plan.urls} URLs (product pages \`/products/{id}?includes=variants\`, category pages and product list pages, in a fixed shuffled rank order), ${plan.warmupSeconds} s warm-up then ${plan.seconds} s measured; beside them one brand rename a second (PATCH, bumps \`catalog\`) and one variants bulk job half way through. Hit ratio from \`Cache-Status\`, rows read from \`Server-Timing: d1-rows\`, both over the reads after the warm-up. Staleness: from a write's 2xx to the start of the first read of \`/brands/{id}\` without a bookmark that showed the new name (polled every 5 ms; a read's own queueing under the load is not counted); bookmark reads: \`/brands/{id}\` sent with the write's \`x-d1-bookmark\`, counted when it did not show the new name; stale reads after a write: polls sent after the write's 2xx that answered the old name (0 means the staleness column is only the client's own delay in sending the first poll, its event loop being busy with 16 clients). Locally one isolate serves every request, so a write is seen at once by the instance that made it; the 2 s bound is for isolates that did not make it. Every catalog write ends every catalog entry (one generation per domain), so the hit ratio depends on how many reads fall between two writes: at this machine's read rate (the reads column) most URLs are read at most once per generation, where a deployment's storefront traffic reads each popular URL many times a second.`
       : "",
     "",
-    "| storefront | reads | hits | p50 / p99 ms | D1 rows read per 1,000 | writes | staleness max ms | stale bookmark reads | bulk job |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| storefront | reads | hits | p50 / p99 ms | D1 rows read per 1,000 | writes | staleness max ms | stale reads after a write | stale bookmark reads | bulk job |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     runRow(on, "cache on"),
     runRow(off, "cache off"),
     "",
