@@ -1,12 +1,13 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only bulk|accept|memory|cpu|rtt] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only bulk|accept|memory|cpu|rtt|plans|cache] [-- --accept-runs N] [-- --memory-jobs N]
  *                [-- --compare-scale N] [-- --d1-rtt 5,25,75] [-- --queue-delay-ms N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors, the accept time
  * of worst-case bulk bodies and the heap of the bulk path, the Worker CPU per request with its
- * breakdown, D1 rows read per read at two catalog sizes, and a simulated deployment's round trips.
+ * breakdown, D1 rows read per read at two catalog sizes, a simulated deployment's round trips, and
+ * the edge cache (hit, miss and bypass per read; a storefront workload with the cache on and off).
  * Writes RESULTS.md and results.json (bench/ for a full run, bench/.data/quick/ for --quick).
  */
 import { randomBytes } from "node:crypto";
@@ -17,6 +18,8 @@ import { parseArgs } from "node:util";
 import { type AcceptStage, runAcceptShapes } from "./lib/accept-shapes.ts";
 import { type BulkStage, inProcessBulk, runBulkJobs } from "./lib/bulk-stage.ts";
 import { buildBundle, bundleConfig } from "./lib/bundle.ts";
+import { type CacheStage, runCacheStage, storefrontPlan, storefrontRun } from "./lib/cache-stage.ts";
+import type { StorefrontRun } from "./lib/cache-storefront.ts";
 import { type CompareStage, runCompareCatalog } from "./lib/compare-catalog.ts";
 import { type CostStage, measureStorage, probeRowsRead, type RowsReadProbe } from "./lib/cost-stage.ts";
 import { measureD1Decode } from "./lib/d1-decode.ts";
@@ -43,7 +46,7 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt or plans; repeatable) and update its section of
+  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt, plans or cache; repeatable) and update its section of
                  the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
@@ -62,9 +65,11 @@ over node:sqlite, no server: Worker CPU per request and its phases; a full run m
 reads, which --no-reads skips), rtt (a simulated deployment: wrangler dev restarted per D1 round-trip
 time, each read's p50 at c=1 and the two 10 MB jobs' wall time), plans (bulk updates in Node on catalogs
 grown by pushes from the demo seed, its planner statistics kept, beside a seeded catalog; \`--only plans\`
-seeds no main catalog). A full run has them all.`;
+seeds no main catalog), cache (wrangler dev with the edge cache on: each read's hit, miss and bypass at
+c=1, then a Zipf storefront workload with a catalog write a second and a bulk job, run again on the
+cache-off server; --quick runs it for a few seconds). A full run has them all.`;
 
-const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans", "cache"] as const;
 
 const CONNECTIONS = [1, 16];
 /** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
@@ -198,7 +203,8 @@ async function main(argv: string[]) {
   setup.bundle_build = bundle.buildMs;
   const config = bundleConfig(bundle, join(workDir, "wrangler.toml"));
 
-  const needsServer = runs("reads") || runs("bulk") || runs("accept");
+  const needsServer = runs("reads") || runs("bulk") || runs("accept") || runs("cache");
+  const cachePlan = runs("cache") ? storefrontPlan(floorFile, quick) : undefined;
   const server =
     needsServer &&
     (await startDevServer({ persistTo, config, secret, logFile: join(workDir, "wrangler.log") }));
@@ -212,6 +218,8 @@ async function main(argv: string[]) {
   let memory: MemoryStage | undefined;
   let rtt: RttStage | undefined;
   let cpu: CpuStage | undefined;
+  let cache: CacheStage | undefined;
+  let cacheOff: StorefrontRun | undefined;
   let mainRowsRead = new Map<string, RowsReadProbe>();
   let compareRowsRead = new Map<string, RowsReadProbe>();
   try {
@@ -247,6 +255,10 @@ async function main(argv: string[]) {
         quick,
         errors,
       });
+    }
+    if (server && cachePlan) {
+      // The storefront workload on this cache-off server: what the cache stage compares against.
+      cacheOff = await storefrontRun(server.origin, secret, "off", cachePlan, errors);
     }
   } finally {
     if (server) await stopDevServer(server);
@@ -334,6 +346,20 @@ async function main(argv: string[]) {
     inProcessBulk({ stages: bulk, bundle: bundle.entry, sqliteFile: inProcessFile, secret, errors });
     for (const b of bulk) b.floor(sqliteFile);
   }
+  if (cachePlan) {
+    // Its writes rename a brand and update variants, as the cache-off workload above did.
+    cache = await runCacheStage({
+      persistTo,
+      config,
+      secret,
+      logFile: join(workDir, "wrangler-cache.log"),
+      scenarios: list,
+      plan: cachePlan,
+      off: cacheOff,
+      quick,
+      errors,
+    });
+  }
   if (runs("rtt")) {
     // Last: its jobs add rows to the served state, which every measurement above has read.
     rtt = await runRttStage({
@@ -374,6 +400,7 @@ async function main(argv: string[]) {
     cpu,
     cost,
     plans,
+    cache,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -407,6 +434,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   if (only.includes("rtt") && fresh.rtt) merged.rtt = { ...fresh.rtt, run: note };
   if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
   if (only.includes("plans") && fresh.plans) merged.plans = { ...fresh.plans, run: note };
+  if (only.includes("cache") && fresh.cache) merged.cache = { ...fresh.cache, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

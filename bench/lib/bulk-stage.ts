@@ -14,7 +14,7 @@ import {
 import { clearingFloor, productsFloor, variantsFloor } from "./bulk-floor.ts";
 import { openDb } from "./database.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR } from "./paths.ts";
+import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 import type { BulkResult, InProcessBulk } from "./results.ts";
 
 /** The market and locale the clearing updates remove: ones the other jobs do not write. */
@@ -207,7 +207,7 @@ export function inProcessBulk(o: {
   };
   const child = spawnSync(
     process.execPath,
-    ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "bulk-inprocess.ts"), JSON.stringify(input)],
+    [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "bulk-inprocess.ts"), JSON.stringify(input)],
     { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
   if (child.status !== 0) {

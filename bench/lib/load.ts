@@ -39,17 +39,26 @@ export function parseServerTiming(header: string | null | undefined): ServerTimi
 export interface Probe extends ServerTiming {
   status: number;
   bytes: number;
+  /** The edge cache's `Cache-Status` (`storefront; hit`, `storefront; fwd=miss`, …). */
+  cacheStatus?: string | null;
 }
 
 /** A few sequential requests (warm-up); returns what the last one said. */
-export async function probe(origin: string, path: string, secret: string, times = 5): Promise<Probe> {
+export async function probe(
+  origin: string,
+  path: string,
+  secret: string,
+  times = 5,
+  headers: Record<string, string> = {},
+): Promise<Probe> {
   let last: Probe = { status: 0, bytes: 0, ...parseServerTiming(null) };
   for (let i = 0; i < times; i++) {
-    const res = await fetch(origin + path, { headers: { authorization: `Bearer ${secret}` } });
+    const res = await fetch(origin + path, { headers: { authorization: `Bearer ${secret}`, ...headers } });
     const body = await res.arrayBuffer();
     last = {
       status: res.status,
       bytes: body.byteLength,
+      cacheStatus: res.headers.get("cache-status"),
       ...parseServerTiming(res.headers.get("server-timing")),
     };
   }
@@ -75,9 +84,11 @@ export interface LoadResult {
    * milliseconds, so a median would round; the mean of many is not biased by the steps.
    */
   outsideD1Ms?: number | null;
+  /** Responses per `Cache-Status` value (`storefront; hit`, …); absent in older results. */
+  cacheStatus?: Record<string, number>;
 }
 
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? 0
     : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
@@ -92,8 +103,11 @@ export async function load(o: {
   secret: string;
   connections: number;
   seconds: number;
+  /** More request headers (`Cache-Control: no-cache` reads past the edge cache). */
+  headers?: Record<string, string>;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
+  const cacheStatus: Record<string, number> = {};
   const trips: number[] = [];
   const appMs: number[] = [];
   const outsideSum: number[] = [];
@@ -108,11 +122,16 @@ export async function load(o: {
           {
             method: "GET",
             path: o.path,
-            headers: { authorization: `Bearer ${o.secret}` },
+            headers: { authorization: `Bearer ${o.secret}`, ...o.headers },
             onResponse: (_status, _body, _context, headers) => {
               // Raw header names: the case the server sent them in.
-              const name = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === "server-timing");
-              const timing = parseServerTiming(name ? String(headers?.[name]) : undefined);
+              const raw = (wanted: string) => {
+                const name = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === wanted);
+                return name ? String(headers?.[name]) : undefined;
+              };
+              const status = raw("cache-status") ?? "none";
+              cacheStatus[status] = (cacheStatus[status] ?? 0) + 1;
+              const timing = parseServerTiming(raw("server-timing"));
               if (timing.roundTrips !== null) trips.push(timing.roundTrips);
               if (timing.appMs !== null) appMs.push(timing.appMs);
               if (timing.outsideD1Ms !== null) outsideSum.push(timing.outsideD1Ms);
@@ -142,5 +161,6 @@ export async function load(o: {
     roundTrips: trips.length > 0 ? percentile(trips, 50) : null,
     appMs: appMs.length > 0 ? percentile(appMs, 50) : null,
     outsideD1Ms: outsideSum.length > 0 ? outsideSum.reduce((a, b) => a + b, 0) / outsideSum.length : null,
+    cacheStatus,
   };
 }

@@ -5,7 +5,7 @@ import { productsPayload, variantsPayload } from "./bulk.ts";
 import { openDb } from "./database.ts";
 import { log } from "./log.ts";
 import type { JobMemory } from "./memory-probe.ts";
-import { BENCH_DIR } from "./paths.ts";
+import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /**
  * The JS heap of the bulk path, measured with the served bundle in Node
@@ -117,12 +117,7 @@ export function runMemoryStage(o: {
   log(`memory: ${o.jobs} jobs in Node with --expose-gc (a full GC before every handler call)`);
   const child = spawnSync(
     process.execPath,
-    [
-      "--expose-gc",
-      "--disable-warning=ExperimentalWarning",
-      join(BENCH_DIR, "bulk-inprocess.ts"),
-      JSON.stringify(input),
-    ],
+    ["--expose-gc", ...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "bulk-inprocess.ts"), JSON.stringify(input)],
     { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
   for (const j of new Set(jobList)) rmSync(j.bodyFile, { force: true });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { createState, loadSeed, openDb, snapshot } from "./database.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR } from "./paths.ts";
+import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /** One bulk job (or a series of push jobs) of the plans stage. */
 export interface PlansJob {
@@ -78,7 +78,7 @@ export async function runPlansStage(o: {
     const input = { bundle: o.bundle, sqliteFile: file, secret: o.secret, scenario };
     const child = spawnSync(
       process.execPath,
-      ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "plans-inprocess.ts"), JSON.stringify(input)],
+      [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "plans-inprocess.ts"), JSON.stringify(input)],
       { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
     );
     if (child.status !== 0) {

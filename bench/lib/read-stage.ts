@@ -4,7 +4,7 @@ import type { Scenario } from "../scenarios.ts";
 import { type SqlFloor, sqlFloor } from "./floors.ts";
 import { load, probe } from "./load.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR } from "./paths.ts";
+import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 import type { Capture, CpuStage, ReadResult } from "./results.ts";
 
 /** Every scenario (reads and floors) at each concurrency against the running server. */
@@ -77,7 +77,7 @@ export function captureCpu(o: {
   };
   const child = spawnSync(
     process.execPath,
-    ["--disable-warning=ExperimentalWarning", join(BENCH_DIR, "capture.ts"), JSON.stringify(input)],
+    [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "capture.ts"), JSON.stringify(input)],
     { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
   );
   if (child.status !== 0) {

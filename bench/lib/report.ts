@@ -1,3 +1,4 @@
+import { cacheSection } from "./report-cache.ts";
 import { costSection } from "./report-cost.ts";
 import { cpuSection, cpuTargets } from "./report-cpu.ts";
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
@@ -305,6 +306,10 @@ export function renderMarkdown(r: Results): string {
     "## Simulated deployment: D1 round trip and queue delay",
     "",
     ...rttSection(r),
+    "",
+    "## Edge cache: hit, miss and bypass; a storefront workload",
+    "",
+    ...cacheSection(r),
     "",
     "## Targets",
     "",

@@ -3,6 +3,7 @@ import type { AcceptStage } from "./accept-shapes.ts";
 import type { BulkPayload, BulkRun } from "./bulk.ts";
 import type { BulkFloor } from "./bulk-floor.ts";
 import type { BundleSize } from "./bundle.ts";
+import type { CacheStage } from "./cache-stage.ts";
 import type { CostStage } from "./cost-stage.ts";
 import type { RoundTrip } from "./d1-shim.ts";
 import type { SqlFloor } from "./floors.ts";
@@ -118,6 +119,8 @@ export interface Results {
   cost?: CostStage;
   /** Bulk updates on catalogs grown by pushes under the demo seed's planner statistics. */
   plans?: PlansStage;
+  /** The edge cache: hit, miss and bypass per read, and the storefront workload with it on and off. */
+  cache?: CacheStage;
   errors: string[];
   totalSeconds: number;
 }

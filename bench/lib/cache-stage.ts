@@ -1,0 +1,134 @@
+import type { Scenario } from "../scenarios.ts";
+import { type BulkPayload, variantsPayload } from "./bulk.ts";
+import { type Bump, type CacheModes, measureCacheModes } from "./cache-modes.ts";
+import { runStorefront, type StorefrontRun, storefrontUrls } from "./cache-storefront.ts";
+import { openDb } from "./database.ts";
+import { log } from "./log.ts";
+import { startDevServer, stopDevServer } from "./server.ts";
+
+/**
+ * The edge cache stage: `wrangler dev` with `EDGE_CACHE=on` serving the same state as the other
+ * stages; each read scenario's hit, miss and bypass (cache-modes.ts), then the storefront workload
+ * (cache-storefront.ts) against it and against a server with the cache off.
+ */
+
+export interface CacheStage {
+  modeSeconds: number;
+  misses: number;
+  modes: CacheModes[];
+  storefront: StorefrontRun[];
+  /** Set when the stage ran alone (`--only cache`). */
+  run?: string;
+}
+
+/** What both storefront runs share: the URLs, the brand the writes change, the bulk job. */
+export interface StorefrontPlan {
+  urls: string[];
+  brandId: number;
+  reviewId: number;
+  bulk: BulkPayload;
+  clients: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/** Up to 10,000 product pages, 200 category pages and 50 list pages, from a pre-run copy of the catalog. */
+export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPlan {
+  const db = openDb(floorFile, true);
+  const ids = (sql: string) => (db.prepare(sql).all() as { id: number }[]).map((r) => r.id);
+  try {
+    const products = ids("SELECT id FROM products ORDER BY id LIMIT 10000");
+    const categories = ids("SELECT id FROM categories ORDER BY id LIMIT 200");
+    const variants = ids("SELECT id FROM variants ORDER BY id LIMIT 2000");
+    return {
+      urls: storefrontUrls(products, categories, 50),
+      brandId: ids("SELECT id FROM brands ORDER BY id LIMIT 1")[0] ?? 1,
+      reviewId: ids("SELECT id FROM reviews ORDER BY id LIMIT 1")[0] ?? 1,
+      // A small variants update: a few chunks, each bumping `catalog` once.
+      bulk: variantsPayload(variants, quick ? 30_000 : 300_000),
+      clients: 16,
+      seconds: quick ? 2 : 20,
+      warmupSeconds: quick ? 0.5 : 5,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+export function storefrontRun(
+  origin: string,
+  secret: string,
+  cache: "on" | "off",
+  plan: StorefrontPlan,
+  errors: string[],
+) {
+  return runStorefront({ origin, secret, cache, ...plan, errors }).then((run) => {
+    log(
+      `cache storefront (cache ${cache}): ${run.requests} reads, ${(run.hitRatio * 100).toFixed(1)} % hits, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms, ${run.rowsReadPer1000.toFixed(0)} rows read per 1,000, staleness max ${run.maxStalenessMs?.toFixed(0) ?? "–"} ms`,
+    );
+    return run;
+  });
+}
+
+/** One route write whose 2xx bumps `domain`'s generation. */
+function bumper(origin: string, secret: string, plan: StorefrontPlan): Bump {
+  let n = 0;
+  return async (domain) => {
+    n++;
+    const [path, body] =
+      domain === "catalog"
+        ? [`/api/v1/brands/${plan.brandId}`, { name: `Bench brand bump ${n}` }]
+        : [`/api/v1/reviews/${plan.reviewId}`, { reviewer_name: `Bench reviewer ${n}` }];
+    const res = await fetch(origin + path, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`PATCH ${path} answered ${res.status}`);
+  };
+}
+
+/** The cache-on server: modes, then the storefront; `off` is the same workload run on a cache-off server. */
+export async function runCacheStage(o: {
+  persistTo: string;
+  config: string;
+  secret: string;
+  logFile: string;
+  scenarios: Scenario[];
+  plan: StorefrontPlan;
+  off: StorefrontRun | undefined;
+  quick: boolean;
+  errors: string[];
+}): Promise<CacheStage> {
+  const modeSeconds = o.quick ? 0.3 : 2;
+  const misses = o.quick ? 2 : 20;
+  const server = await startDevServer({
+    persistTo: o.persistTo,
+    config: o.config,
+    secret: o.secret,
+    logFile: o.logFile,
+    vars: { EDGE_CACHE: "on" },
+  });
+  log(`cache: wrangler dev (EDGE_CACHE=on) answering after ${server.startMs} ms`);
+  const storefront: StorefrontRun[] = [];
+  let modes: CacheModes[] = [];
+  try {
+    modes = await measureCacheModes({
+      origin: server.origin,
+      secret: o.secret,
+      scenarios: o.scenarios,
+      seconds: modeSeconds,
+      misses,
+      bump: bumper(server.origin, o.secret, o.plan),
+      errors: o.errors,
+    });
+    storefront.push(await storefrontRun(server.origin, o.secret, "on", o.plan, o.errors));
+  } catch (err) {
+    o.errors.push(`cache stage: ${(err as Error).message}`);
+  } finally {
+    await stopDevServer(server);
+  }
+  if (o.off) storefront.push(o.off);
+  return { modeSeconds, misses, modes, storefront };
+}

@@ -1,0 +1,93 @@
+import type { CacheModeFigures } from "./cache-modes.ts";
+import type { StorefrontRun } from "./cache-storefront.ts";
+import type { Results } from "./results.ts";
+
+/** The RESULTS.md section of the edge cache: hit, miss and bypass per read, and the storefront workload. */
+
+/** A hit's p50 may exceed the HTTP floor's by this much: it makes no D1 round trip. */
+const HIT_OVER_FLOOR_MS = 2;
+/** Worker CPU (time outside D1) per hit. */
+const HIT_CPU_MS = 1;
+const HIT_RATIO = 0.9;
+/** Rows read per 1,000 storefront reads: at least this many times fewer than with the cache off. */
+const ROWS_FACTOR = 10;
+/** The documented freshness bound (docs/edge-cache.md). */
+const FRESHNESS_BOUND_MS = 2000;
+
+const f = (n: number | null | undefined, digits = 2) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);
+const mark = (ok: boolean) => (ok ? "✅" : "❌");
+const cell = (m: CacheModeFigures | null) =>
+  m ? `${f(m.p50Ms)} / ${f(m.p99Ms)} | ${f(m.cpuMs)} | ${m.rowsRead ?? "–"}` : "– | – | –";
+
+export function cacheSection(r: Results): string[] {
+  const s = r.cache;
+  if (!s) return ["Not measured in this run (`npm run bench -- --only cache` measures it alone)."];
+  const modeRows = s.modes.map((m) => {
+    if (!m.cached)
+      return `| ${m.key} (not cached) | ${f(m.httpFloor.p50Ms)} | ${cell(m.hit)} | – | – | – | ${cell(m.bypass)} |`;
+    return `| ${m.key} | ${f(m.httpFloor.p50Ms)} | ${cell(m.hit)} | ${cell(m.miss)} | ${cell(m.bypass)} |`;
+  });
+  const on = s.storefront.find((x) => x.cache === "on");
+  const off = s.storefront.find((x) => x.cache === "off");
+  const runRow = (x: StorefrontRun | undefined, label: string) =>
+    x
+      ? `| ${label} | ${x.requests} (${f(x.rps, 0)}/s) | ${f(x.hitRatio * 100, 1)} % | ${f(x.p50Ms)} / ${f(x.p99Ms)} | ${f(x.rowsReadPer1000, 0)} | ${x.writes} | ${f(x.maxStalenessMs, 0)} (p50 ${f(x.p50StalenessMs, 0)}) | ${x.stalePolls ?? "–"} | ${x.staleBookmarkReads} | ${x.bulk ? `${x.bulk.records} records, ${x.bulk.status} in ${f(x.bulk.wallMs / 1000, 1)} s` : "–"} |`
+      : `| ${label} | not measured | | | | | | | | |`;
+  const plan = on ?? off;
+  return [
+    ...(s.run ? [`Measured by ${s.run}.`, ""] : []),
+    `\`wrangler dev\` with \`--var EDGE_CACHE:on\` (the local isolate-memory cache, src/edge/memory-cache.ts) on the same state as the other stages. Per read scenario at c=1, ${s.modeSeconds} s per run after 3 warm-up requests: **hit** = the same URL again and again; **miss** = ${s.misses} sequential reads, each right after a route write (a brand or review PATCH) bumped a domain its key carries; **bypass** = \`Cache-Control: no-cache\` (computed now, not stored); the HTTP floor (\`http_floor\`) right before. Cells: p50 / p99 ms (client-side), Worker CPU ms per request (mean time outside D1 from the \`Server-Timing\` phases), D1 rows read (\`d1-rows\`).`,
+    "",
+    "| read scenario | HTTP floor p50 | hit p50 / p99 | hit CPU | hit rows | miss p50 / p99 | miss CPU | miss rows | bypass p50 / p99 | bypass CPU | bypass rows |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...modeRows,
+    "",
+    plan
+      ? `Storefront workload: ${plan.clients} concurrent clients, each request's URL drawn by Zipf (s = 1.0) over ${plan.urls} URLs (product pages \`/products/{id}?includes=variants\`, category pages and product list pages, in a fixed shuffled rank order), ${plan.warmupSeconds} s warm-up then ${plan.seconds} s measured; beside them one brand rename a second (PATCH, bumps \`catalog\`) and one variants bulk job half way through. Hit ratio from \`Cache-Status\`, rows read from \`Server-Timing: d1-rows\`, both over the reads after the warm-up. Staleness: from a write's 2xx to the start of the first read of \`/brands/{id}\` without a bookmark that showed the new name (polled every 5 ms; a read's own queueing under the load is not counted); bookmark reads: \`/brands/{id}\` sent with the write's \`x-d1-bookmark\`, counted when it did not show the new name; stale reads after a write: polls sent after the write's 2xx that answered the old name (0 means the staleness column is only the client's own delay in sending the first poll, its event loop being busy with 16 clients). Locally one isolate serves every request, so a write is seen at once by the instance that made it; the 2 s bound is for isolates that did not make it. Every catalog write ends every catalog entry (one generation per domain), so the hit ratio depends on how many reads fall between two writes: at this machine's read rate (the reads column) most URLs are read at most once per generation, where a deployment's storefront traffic reads each popular URL many times a second.`
+      : "",
+    "",
+    "| storefront | reads | hits | p50 / p99 ms | D1 rows read per 1,000 | writes | staleness max ms | stale reads after a write | stale bookmark reads | bulk job |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    runRow(on, "cache on"),
+    runRow(off, "cache off"),
+    "",
+    ...cacheTargets(r),
+  ];
+}
+
+function cacheTargets(r: Results): string[] {
+  const s = r.cache;
+  if (!s) return [];
+  const cached = s.modes.filter((m) => m.cached);
+  const over = cached.map((m) => ({ key: m.key, ms: m.hit.p50Ms - m.httpFloor.p50Ms, cpu: m.hit.cpuMs }));
+  const worstOver = over.reduce(
+    (a, b) => (b.ms > a.ms ? b : a),
+    over[0] ?? { key: "–", ms: Number.NaN, cpu: null },
+  );
+  const worstCpu = over.reduce(
+    (a, b) => ((b.cpu ?? Number.POSITIVE_INFINITY) > (a.cpu ?? 0) ? b : a),
+    over[0] ?? { key: "–", ms: 0, cpu: null },
+  );
+  const on = s.storefront.find((x) => x.cache === "on");
+  const off = s.storefront.find((x) => x.cache === "off");
+  const factor = on && off ? off.rowsReadPer1000 / Math.max(on.rowsReadPer1000, 1e-9) : null;
+  return [
+    "Edge cache targets:",
+    "",
+    `- A hit within ${HIT_OVER_FLOOR_MS} ms of the HTTP floor (p50, c=1), every cached read: worst ${worstOver.key} ${f(worstOver.ms)} ms ${mark(over.length > 0 && over.every((x) => x.ms <= HIT_OVER_FLOOR_MS))}`,
+    `- Worker CPU per hit ≤ ${HIT_CPU_MS} ms, every cached read: worst ${worstCpu.key} ${f(worstCpu.cpu)} ms ${mark(over.length > 0 && over.every((x) => x.cpu !== null && x.cpu <= HIT_CPU_MS))}`,
+    on
+      ? `- Storefront ≥ ${HIT_RATIO * 100} % hits after warm-up: ${f(on.hitRatio * 100, 1)} % ${mark(on.hitRatio >= HIT_RATIO)}`
+      : "- Storefront hit ratio: not measured",
+    factor !== null && on && off
+      ? `- D1 rows read per 1,000 storefront reads ≥ ${ROWS_FACTOR}× fewer than with the cache off: ${f(on.rowsReadPer1000, 0)} vs ${f(off.rowsReadPer1000, 0)} (${f(factor, 1)}× fewer) ${mark(factor >= ROWS_FACTOR)}`
+      : "- D1 rows read against the cache off: not measured",
+    on
+      ? `- Largest staleness ≤ the documented bound (${FRESHNESS_BOUND_MS / 1000} s): ${f(on.maxStalenessMs, 0)} ms over ${on.writes} writes ${mark(on.writes > 0 && (on.maxStalenessMs ?? Number.POSITIVE_INFINITY) <= FRESHNESS_BOUND_MS)}`
+      : "- Staleness: not measured",
+    on
+      ? `- 0 stale answers to reads carrying the write's bookmark: ${on.staleBookmarkReads} ${mark(on.writes > 0 && on.staleBookmarkReads === 0)}`
+      : "- Bookmark reads: not measured",
+  ];
+}
