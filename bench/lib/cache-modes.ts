@@ -33,8 +33,11 @@ export interface CacheModes {
   bypass: CacheModeFigures;
 }
 
-/** What bumps the generation a scenario's key carries: one route write, its 2xx awaited. */
-export type Bump = (domain: "catalog" | "reviews") => Promise<void>;
+/** The domains the benchmark knows a write for (src/db/cache-generations.ts). */
+export type BumpDomain = "categories" | "products" | "price_lists" | "reviews";
+
+/** What bumps the generation a scenario's key carries: one write, its commit awaited. */
+export type Bump = (domain: BumpDomain) => Promise<void>;
 
 const fromLoad = (r: LoadResult): CacheModeFigures => ({
   requests: r.requests,
@@ -45,9 +48,18 @@ const fromLoad = (r: LoadResult): CacheModeFigures => ({
   cacheStatus: r.cacheStatus ?? {},
 });
 
-/** A scenario whose key carries the reviews domain (and not catalog); every other cached read carries catalog. */
-const domainOf = (scenario: Scenario) =>
-  scenario.path.startsWith("/api/v1/reviews") ? "reviews" : "catalog";
+/**
+ * A domain the scenario's key carries: reviews and price lists their own; a product by id its
+ * `products` (no route writes products: a one-record bulk job does); every products list also
+ * `categories` (its `category_ids` filter walks the category tree).
+ */
+function domainOf(scenario: Scenario): BumpDomain {
+  const path = scenario.path;
+  if (path.startsWith("/api/v1/reviews")) return "reviews";
+  if (path.startsWith("/api/v1/price-lists")) return "price_lists";
+  if (path.startsWith("/api/v1/products/")) return "products";
+  return "categories";
+}
 
 export async function measureCacheModes(o: {
   origin: string;
@@ -97,7 +109,7 @@ export async function measureCacheModes(o: {
 async function misses(
   o: { origin: string; secret: string; misses: number; bump: Bump },
   scenario: Scenario,
-  domain: "catalog" | "reviews",
+  domain: BumpDomain,
 ): Promise<CacheModeFigures> {
   const latencies: number[] = [];
   const cpu: number[] = [];

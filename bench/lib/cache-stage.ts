@@ -1,5 +1,5 @@
 import type { Scenario } from "../scenarios.ts";
-import { type BulkPayload, variantsPayload } from "./bulk.ts";
+import { type BulkPayload, runBulk, variantsPayload } from "./bulk.ts";
 import { type Bump, type CacheModes, measureCacheModes } from "./cache-modes.ts";
 import { runStorefront, type StorefrontRun, storefrontUrls } from "./cache-storefront.ts";
 import { openDb } from "./database.ts";
@@ -26,6 +26,10 @@ export interface StorefrontPlan {
   urls: string[];
   brandId: number;
   reviewId: number;
+  /** What the miss measurement's bumps change: one category, one price list, one variant. */
+  categoryId: number;
+  priceListId: number;
+  variantId: number;
   bulk: BulkPayload;
   clients: number;
   seconds: number;
@@ -44,7 +48,10 @@ export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPla
       urls: storefrontUrls(products, categories, 50),
       brandId: ids("SELECT id FROM brands ORDER BY id LIMIT 1")[0] ?? 1,
       reviewId: ids("SELECT id FROM reviews ORDER BY id LIMIT 1")[0] ?? 1,
-      // A small variants update: a few chunks, each bumping `catalog` once.
+      categoryId: categories[0] ?? 1,
+      priceListId: ids("SELECT id FROM price_lists ORDER BY id LIMIT 1")[0] ?? 1,
+      variantId: variants[0] ?? 1,
+      // A small variants update: a few chunks, each bumping `products` once.
       bulk: variantsPayload(variants, quick ? 30_000 : 300_000),
       clients: 16,
       seconds: quick ? 2 : 20,
@@ -70,15 +77,10 @@ export function storefrontRun(
   });
 }
 
-/** One route write whose 2xx bumps `domain`'s generation. */
+/** One write whose commit bumps `domain`'s generation: a route PATCH, or for products a one-record bulk job. */
 function bumper(origin: string, secret: string, plan: StorefrontPlan): Bump {
   let n = 0;
-  return async (domain) => {
-    n++;
-    const [path, body] =
-      domain === "catalog"
-        ? [`/api/v1/brands/${plan.brandId}`, { name: `Bench brand bump ${n}` }]
-        : [`/api/v1/reviews/${plan.reviewId}`, { reviewer_name: `Bench reviewer ${n}` }];
+  const patch = async (path: string, body: object) => {
     const res = await fetch(origin + path, {
       method: "PATCH",
       headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
@@ -86,6 +88,36 @@ function bumper(origin: string, secret: string, plan: StorefrontPlan): Bump {
     });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`PATCH ${path} answered ${res.status}`);
+  };
+  return async (domain) => {
+    n++;
+    if (domain === "products") {
+      // A stock value never sent before, so the record changes (an unchanged one writes nothing).
+      const record = { id: plan.variantId, warehouse_stock: 100_000 + n };
+      const payload = {
+        body: JSON.stringify({ variants: [record], options: { match_by: "id" } }),
+        records: 1,
+        variants: 1,
+        prices: 0,
+      };
+      const run = await runBulk({
+        origin,
+        path: "/api/v1/variants/bulk",
+        secret,
+        payload,
+        timeoutMs: 30_000,
+        pollMs: 20,
+      });
+      if (run.status !== "done") throw new Error(`the products bump's bulk job ended ${run.status}`);
+      return;
+    }
+    if (domain === "categories")
+      return patch(`/api/v1/categories/${plan.categoryId}`, {
+        translations: { "es-ES": { name: `Bench category ${n}` } },
+      });
+    if (domain === "price_lists")
+      return patch(`/api/v1/price-lists/${plan.priceListId}`, { global_discount: String(n % 50) });
+    return patch(`/api/v1/reviews/${plan.reviewId}`, { reviewer_name: `Bench reviewer ${n}` });
   };
 }
 

@@ -4,10 +4,11 @@ import { parseServerTiming, percentile } from "./load.ts";
 /**
  * A storefront's traffic: `clients` concurrent readers each picking the next URL by Zipf (s = 1.0)
  * over product pages, category pages and product list pages; beside them one catalog write a
- * second (a brand's name PATCHed, which bumps `catalog`) and one bulk job (a variants update) half
- * way through. Measured after the warm-up: hit ratio (Cache-Status), p50/p99, D1 rows read per
+ * second, a brand's name and a category's name PATCHed in turn (bumping `brands`, which no URL of
+ * the workload reads, and `categories`, which every list page reads), and one bulk job (a
+ * variants update, bumping `products`) half way through. Measured after the warm-up: hit ratio (Cache-Status), p50/p99, D1 rows read per
  * 1,000 reads (Server-Timing `d1-rows`); for each write, the time from its 2xx to the start of the
- * first read of the brand without a bookmark that showed the new name (staleness), and whether a read carrying
+ * first read of the entity written without a bookmark that showed the new name (staleness), and whether a read carrying
  * the write's `x-d1-bookmark` showed it (it must).
  */
 
@@ -91,8 +92,9 @@ export async function runStorefront(o: {
   clients: number;
   seconds: number;
   warmupSeconds: number;
-  /** The brand whose name each write changes. */
+  /** The brand and the category whose names the writes change, in turn. */
   brandId: number;
+  categoryId: number;
   /** The bulk job run once, half way through the measured window. */
   bulk: BulkPayload;
   errors: string[];
@@ -127,23 +129,24 @@ export async function runStorefront(o: {
       const next = started + (n + 1) * 1000;
       await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
       if (performance.now() >= end) break;
-      const name = `Bench brand ${o.cache} ${n} ${Date.now()}`;
+      const name = `Bench name ${o.cache} ${n} ${Date.now()}`;
+      const [path, patch] =
+        n % 2 === 0
+          ? [`/api/v1/brands/${o.brandId}`, { name }]
+          : [`/api/v1/categories/${o.categoryId}`, { translations: { "es-ES": { name } } }];
       const shows = async (headers: Record<string, string>) => {
-        const res = await fetch(`${o.origin}/api/v1/brands/${o.brandId}`, {
-          headers: { ...auth, ...headers },
-        });
-        const body = (await res.json().catch(() => null)) as { name?: string } | null;
-        return body?.name === name;
+        const res = await fetch(`${o.origin}${path}`, { headers: { ...auth, ...headers } });
+        return (await res.text()).includes(JSON.stringify(name));
       };
-      const res = await fetch(`${o.origin}/api/v1/brands/${o.brandId}`, {
+      const res = await fetch(`${o.origin}${path}`, {
         method: "PATCH",
         headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ name }),
+        body: JSON.stringify(patch),
       });
       const committed = performance.now();
       await res.arrayBuffer();
       if (!res.ok) {
-        o.errors.push(`cache storefront: brand PATCH answered ${res.status}`);
+        o.errors.push(`cache storefront: PATCH ${path} answered ${res.status}`);
         continue;
       }
       const bookmark = res.headers.get("x-d1-bookmark");

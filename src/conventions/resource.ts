@@ -200,9 +200,12 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
   selectable?: boolean;
   /**
    * The edge cache domains its answers read (src/db/cache-generations.ts): its list and get may
-   * then be served from the cache. Absent: never cached (orders, contacts, jobs, webhooks).
+   * then be served from the cache. Absent: never cached (orders, contacts, jobs, webhooks). An
+   * include adds its resource's domains to the answers that ask for it (`readDomains`, src/edge/cache-key.ts).
    */
   cache?: readonly CacheDomain[];
+  /** Domains its list's filters read beyond `cache` (products' `category_ids` walks the category tree). */
+  listCache?: readonly CacheDomain[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources

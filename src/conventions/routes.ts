@@ -5,6 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { LOCATION_HEADER, listOf } from "../http/openapi-shared.ts";
 import { defineRoute, pathId } from "../http/route.ts";
 import type { Scope } from "../http/route-table.ts";
+import { cachePolicy } from "./cache-policy.ts";
 import { getResource, listResource } from "./engine.ts";
 import { conventionQuerySchema, writeQuerySchema } from "./query-schema.ts";
 import type { AnyResource, ParentDef } from "./resource.ts";
@@ -61,10 +62,6 @@ function representationParams(resource: AnyResource) {
   return names.length > 0 ? `${names.join(", ")} and ${last}` : `${last}`;
 }
 
-/** The edge cache policy of a resource's read (lists echo their URL in page links). */
-const cachePolicy = (resource: AnyResource, echoesUrl: boolean) =>
-  resource.cache ? { cache: { domains: resource.cache, echoesUrl } } : {};
-
 /** The list's description: the resource's own, else what any list does. */
 const listDescription = (resource: AnyResource) => {
   const shape = representationParams(resource);
@@ -87,7 +84,7 @@ const listOperation = (resource: AnyResource, items: string) => ({
   description: listDescription(resource),
   tags: [resource.tag],
   scope: resource.scope ?? "read",
-  ...cachePolicy(resource, true),
+  ...cachePolicy(resource, "list"),
   query: conventionQuerySchema(resource, "list"),
   responses: {
     200: {
@@ -120,7 +117,7 @@ function mountGet(app: OpenAPIHono<AppEnv>, resource: AnyResource) {
       ...itemOperation(resource, "get", "read"),
       description: getDescription(resource),
       params: resource.idParam ?? pathId,
-      ...cachePolicy(resource, false),
+      ...cachePolicy(resource, "get"),
       query: conventionQuerySchema(resource, "single"),
       responses: {
         200: {

@@ -5,13 +5,24 @@ import { cacheGenerations } from "./schema/index.ts";
 
 /**
  * The invalidation domains of the edge cache. An answer's key carries the generation of each
- * domain it reads; a write bumps the domains it changed, so a review leaves cached products valid.
- * - `catalog`: brands, categories, suppliers, products, variants (and their prices per market);
+ * domain it reads; a write bumps the domains it changed, so a review leaves cached products valid,
+ * and a brand renamed leaves every product page valid that does not embed brands.
+ * - `brands`, `categories`, `suppliers`: their rows and translations;
+ * - `products`: products, their variants (with prices per market), images, translations and
+ *   category links: everything a products or variants bulk job writes;
  * - `price_lists`: price lists, their discounts and fixed variant prices;
  * - `reviews`: product and store reviews;
  * - `store`: the store's settings (locales, domains), read by every catalog answer.
  */
-export const CACHE_DOMAINS = ["catalog", "price_lists", "reviews", "store"] as const;
+export const CACHE_DOMAINS = [
+  "brands",
+  "categories",
+  "suppliers",
+  "products",
+  "price_lists",
+  "reviews",
+  "store",
+] as const;
 
 export type CacheDomain = (typeof CACHE_DOMAINS)[number];
 

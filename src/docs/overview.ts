@@ -37,7 +37,8 @@ Checks run in this order and stop at the first failure: route (404, or 405 with 
 - **Caching.** GET answers carry a weak \`ETag\`; a matching \`If-None-Match\` gives 304.
 - **Edge cache.** Catalog reads (store, brands, categories, suppliers, products, variants, reviews, price lists and their
   sub-resources) are served from a cache shared by every key with \`read\` scope, after the key, scope and rate-limit checks.
-  A write shows within 2 seconds everywhere (at once where it was made); an answer showing prices is never served past the next
+  A write ends only the answers that read what it changed (a brand renamed leaves product pages cached unless they
+  \`includes=brand\`) and shows within 2 seconds everywhere (at once where it was made); an answer showing prices is never served past the next
   00:00 UTC (flash offers change at day boundaries). Send \`x-d1-bookmark\` or \`Cache-Control: no-cache\` to read without it.
   \`Cache-Status\` (RFC 9211, cache \`storefront\`) says \`hit\`, \`fwd=miss\`, \`fwd=bypass\` or \`fwd=request\`; orders, contacts,
   jobs, webhooks, health and every answer other than 200 are never served from it.

@@ -1,4 +1,4 @@
-import { CACHE_DOMAINS, type Generations } from "../db/cache-generations.ts";
+import { CACHE_DOMAINS, type CacheDomain, type Generations } from "../db/cache-generations.ts";
 import type { CachePolicy } from "../http/route-table.ts";
 
 /**
@@ -34,7 +34,7 @@ export interface CacheKey {
 export function cacheKey(requestUrl: string, policy: CachePolicy, generations: Generations): CacheKey {
   const url = new URL(requestUrl);
   const query = policy.echoesUrl ? url.search : sortedQuery(url.search);
-  const read = new Set(["store", ...policy.domains]);
+  const read = readDomains(policy, url.searchParams);
   const props: FillProps = {
     cache: "storefront",
     origin: url.origin,
@@ -44,6 +44,21 @@ export function cacheKey(requestUrl: string, policy: CachePolicy, generations: G
   };
   const target = `${url.origin}${url.pathname}${query}`;
   return { url: target, props, id: `${target} ${props.generations}` };
+}
+
+/**
+ * The domains an answer to this query reads: the store's settings, the route's own, and those of
+ * each include asked for. A name that is no include (the answer is a 400, never stored) counts as
+ * every include, so no spelling the validator might accept can leave a domain out.
+ */
+export function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDomain> {
+  const read = new Set<CacheDomain>(["store", ...policy.domains]);
+  const byInclude = policy.includeDomains ?? {};
+  for (const name of query.getAll("includes").flatMap((v) => v.split(","))) {
+    const domains = byInclude[name] ?? Object.values(byInclude).flat();
+    for (const domain of domains) read.add(domain);
+  }
+  return read;
 }
 
 function sortedQuery(search: string): string {

@@ -26,7 +26,7 @@ export const brandResource = defineResource<{
   table: brands,
   idColumn: brands.id,
   localized: true,
-  cache: ["catalog"],
+  cache: ["brands"],
   fields: {
     id: column(brands.id, "fixed"),
     name: column(brands.name, "default"),

@@ -41,7 +41,7 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
         imageUrl: imageUrl ?? null,
       } as typeof brands.$inferInsert),
       ...translationStatements(db, brandResource, justInsertedId, body.translations),
-      generationBump(db, ["catalog"]),
+      generationBump(db, ["brands"]),
       db.select({ id: brands.id }).from(brands).where(eq(brands.id, justInsertedId)),
     ];
     try {
@@ -75,7 +75,7 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
     db.batch([
       db.update(brands).set(changes).where(eq(brands.id, id)),
       ...translationStatements(db, brandResource, id, body.translations ?? {}),
-      generationBump(db, ["catalog"]),
+      generationBump(db, ["brands"]),
     ]),
   );
 }

@@ -34,7 +34,7 @@ export const categoryResource = defineResource<{
   table: categories,
   idColumn: categories.id,
   localized: true,
-  cache: ["catalog"],
+  cache: ["categories"],
   fields: {
     id: column(categories.id, "fixed"),
     internal_id: column(categories.internalId, "default"),

@@ -88,7 +88,7 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
       ...translationStatements(db, categoryResource, justInsertedId, body.translations, (locale) =>
         body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
-      generationBump(db, ["catalog"]),
+      generationBump(db, ["categories"]),
       db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
     ];
     try {
@@ -158,7 +158,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
           ? { slug: slugs[locale] ?? `category-${id}` }
           : {},
       ),
-      generationBump(db, ["catalog"]),
+      generationBump(db, ["categories"]),
     ];
     try {
       await runCategoryWrite(c, translations, () => db.batch(statements as [BatchItem<"sqlite">]));

@@ -143,7 +143,7 @@ export const priceListResource = defineResource<{
   // No translations of its own: `locales` applies to the nested categories and brands.
   localized: true,
   // Discounts embed brands and categories.
-  cache: ["price_lists", "catalog"],
+  cache: ["price_lists", "brands", "categories"],
   fields: {
     id: column(priceLists.id, "fixed"),
     internal_id: column(priceLists.internalId, "default"),

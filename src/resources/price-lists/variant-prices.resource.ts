@@ -113,7 +113,7 @@ export const variantPriceResource = defineResource<{
   idColumn: priceListVariantPrices.variantId,
   localized: false,
   // Each price shows its variant (sku, names).
-  cache: ["price_lists", "catalog"],
+  cache: ["price_lists", "products"],
   perPage: { default: 100, max: 500 },
   fields: {
     variant_id: column(priceListVariantPrices.variantId, "fixed"),

@@ -71,5 +71,5 @@ export const productsBulk = {
     options: { match_by: "internal_id" },
   },
   processor: productsUpsert,
-  invalidates: ["catalog"],
+  invalidates: ["products"],
 } satisfies BulkOperation;

@@ -89,7 +89,8 @@ export const productResource = defineResource<{
   table: products,
   idColumn: products.id,
   localized: true,
-  cache: ["catalog"],
+  cache: ["products"],
+  listCache: ["categories"],
   fields: {
     id: column(products.id, "fixed"),
     internal_id: column(products.internalId, "default"),

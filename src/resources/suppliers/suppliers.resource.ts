@@ -16,7 +16,7 @@ export const supplierResource = defineResource<{ row: SupplierRow; item: typeof 
   table: suppliers,
   idColumn: suppliers.id,
   localized: false,
-  cache: ["catalog"],
+  cache: ["suppliers"],
   fields: {
     name: column(suppliers.name, "fixed"),
     id: column(suppliers.id, "default"),

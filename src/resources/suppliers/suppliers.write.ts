@@ -23,7 +23,7 @@ export async function createSupplier(c: Context<AppEnv>, body: SupplierCreate): 
         // The body carries `name` and `internal_id` (its schema requires them), the NOT NULL columns.
         .values(columnChanges(supplierResource, body) as typeof suppliers.$inferInsert)
         .returning({ id: suppliers.id }),
-      generationBump(db, ["catalog"]),
+      generationBump(db, ["suppliers"]),
     ]),
   );
   return (row as { id: number }).id;
@@ -35,7 +35,7 @@ export async function updateSupplier(c: Context<AppEnv>, id: number, body: Suppl
   const [rows] = await runWrite(c, UNIQUE, () =>
     db.batch([
       db.update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),
-      generationBump(db, ["catalog"], { ifChanged: true }),
+      generationBump(db, ["suppliers"], { ifChanged: true }),
     ]),
   );
   if (rows.length === 0) throw notFound("Supplier");

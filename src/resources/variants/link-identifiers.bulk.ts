@@ -32,5 +32,5 @@ export const linkIdentifiersBulk = {
     ],
   },
   processor: identifiersLink,
-  invalidates: ["catalog"],
+  invalidates: ["products"],
 } satisfies BulkOperation;

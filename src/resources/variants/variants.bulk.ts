@@ -33,5 +33,5 @@ export const variantsBulk = {
     options: { match_by: "internal_id" },
   },
   processor: variantsUpdate,
-  invalidates: ["catalog"],
+  invalidates: ["products"],
 } satisfies BulkOperation;

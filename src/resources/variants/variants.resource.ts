@@ -127,7 +127,7 @@ export const variantResource = defineResource<{
   table: variants,
   idColumn: variants.id,
   localized: true,
-  cache: ["catalog"],
+  cache: ["products"],
   fields: {
     id: column(variants.id, "fixed"),
     internal_id: column(variants.internalId, "default"),

@@ -140,7 +140,7 @@ export async function createProduct(spec: ProductSpec = {}) {
       updatedAt: spec.updatedAt ?? "2026-01-10T10:00:00Z",
     }),
     ...writes,
-    generationBump(db, ["catalog"]),
+    generationBump(db, ["products"]),
   ]);
   forgetGenerations();
   return { id, variantIds };
@@ -154,7 +154,7 @@ export async function createCategoryRow(parentId: number | null = null, name?: s
     db
       .insert(categoryTranslations)
       .values({ categoryId: id, locale: "es-ES", name: name ?? `Cat ${id}`, slug: `cat-${id}` }),
-    generationBump(db, ["catalog"]),
+    generationBump(db, ["categories"]),
   ]);
   forgetGenerations();
   return id;
@@ -165,7 +165,7 @@ export async function createBrandRow(name?: string) {
   const db = testDb();
   await db.batch([
     db.insert(brands).values({ id, name: name ?? `Brand ${id}`, slug: `brand-${id}` }),
-    generationBump(db, ["catalog"]),
+    generationBump(db, ["brands"]),
   ]);
   forgetGenerations();
   return id;
@@ -176,7 +176,7 @@ export async function createSupplierRow(internalId?: string) {
   const db = testDb();
   await db.batch([
     db.insert(suppliers).values({ id, name: `Supplier ${id}`, internalId: internalId ?? `SUP-${id}` }),
-    generationBump(db, ["catalog"]),
+    generationBump(db, ["suppliers"]),
   ]);
   forgetGenerations();
   return id;

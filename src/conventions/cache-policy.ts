@@ -1,0 +1,23 @@
+import type { CacheDomain } from "../db/cache-generations.ts";
+import type { CachePolicy } from "../http/route-table.ts";
+import type { AnyResource } from "./resource.ts";
+
+/**
+ * The edge cache policy of a resource's list or get: the domains every answer reads, and those each
+ * include adds when asked for, so `GET /products/7` stays cached while a brand is renamed and
+ * `GET /products/7?includes=brand` does not. Lists echo their URL in page links and read what their
+ * filters read too (`listCache`).
+ */
+export function cachePolicy(resource: AnyResource, kind: "list" | "get"): { cache?: CachePolicy } {
+  if (!resource.cache) return {};
+  const domains = kind === "list" ? [...resource.cache, ...(resource.listCache ?? [])] : resource.cache;
+  const includeDomains: Record<string, readonly CacheDomain[]> = {};
+  for (const [name, include] of Object.entries(resource.includes ?? {})) {
+    const included = include.resource();
+    // An include of something never cached would put it in a cached answer.
+    if (!included.cache)
+      throw new Error(`${resource.name}: include ${name} (${included.name}) is never cached`);
+    includeDomains[name] = included.cache;
+  }
+  return { cache: { domains: [...new Set(domains)], includeDomains, echoesUrl: kind === "list" } };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
+import { cacheStatus, HIT, MISS } from "../support/edge.ts";
+import { createBrandRow, createCategoryRow, createProduct } from "../support/factories/catalog.ts";
+import { unique } from "../support/unique.ts";
+
+/** Reads `path` twice: the second answer must come from the cache. */
+async function cached(path: string) {
+  await api(path);
+  const again = await api(path);
+  expect(cacheStatus(again), path).toBe(HIT);
+  return again;
+}
+
+const renameBrand = async (id: number, name: string) =>
+  expect((await api(`/api/v1/brands/${id}`, { method: "PATCH", body: { name } })).status).toBe(200);
+
+describe("an answer is keyed by the domains it reads, includes asked for among them", () => {
+  it("a brand renamed leaves a product page that does not embed brands cached", async () => {
+    const brandId = await createBrandRow();
+    const { id } = await createProduct({ brandId });
+    const path = `/api/v1/products/${id}?includes=variants`;
+    const before = await cached(path);
+    await renameBrand(brandId, unique("Renamed"));
+    const after = await api(path);
+    expect(cacheStatus(after)).toBe(HIT);
+    expect(after.text).toBe(before.text);
+  });
+
+  it("a product page with includes=brand shows the renamed brand at once", async () => {
+    const brandId = await createBrandRow();
+    const { id } = await createProduct({ brandId });
+    const path = `/api/v1/products/${id}?includes=brand`;
+    await cached(path);
+    const name = unique("Renamed");
+    await renameBrand(brandId, name);
+    const after = await api(path);
+    expect(cacheStatus(after)).toBe(MISS);
+    expect(after.json.brand.name).toBe(name);
+  });
+
+  it("every include asked for counts, in one parameter or repeated", async () => {
+    const brandId = await createBrandRow();
+    const { id } = await createProduct({ brandId });
+    const path = `/api/v1/products/${id}?includes=variants,brand`;
+    await cached(path);
+    await renameBrand(brandId, unique("Renamed"));
+    expect(cacheStatus(await api(path))).toBe(MISS);
+  });
+
+  it("a product list follows the category tree its filter walks: a category moved under another shows at once", async () => {
+    const parent = await createCategoryRow();
+    const child = await createCategoryRow();
+    await createProduct({ categoryIds: [child] });
+    const path = `/api/v1/products?category_ids=${parent}`;
+    const before = await cached(path);
+    expect(before.json.pagination.total).toBe(0);
+    const moved = await api(`/api/v1/categories/${child}`, { method: "PATCH", body: { parent_id: parent } });
+    expect(moved.status, moved.text).toBe(200);
+    const after = await api(path);
+    expect(cacheStatus(after)).toBe(MISS);
+    expect(after.json.pagination.total).toBe(1);
+  });
+
+  it("a category renamed leaves brand pages cached", async () => {
+    const brandId = await createBrandRow();
+    const category = await createCategoryRow();
+    const path = `/api/v1/brands/${brandId}`;
+    await cached(path);
+    const renamed = await api(`/api/v1/categories/${category}`, {
+      method: "PATCH",
+      body: { translations: { "es-ES": { name: unique("Cat") } } },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(cacheStatus(await api(path))).toBe(HIT);
+  });
+});
