@@ -55,7 +55,7 @@ export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPla
       bulk: variantsPayload(variants, quick ? 30_000 : 300_000),
       clients: 16,
       seconds: quick ? 2 : 20,
-      warmupSeconds: quick ? 0.5 : 5,
+      warmupSeconds: quick ? 0.5 : 10,
     };
   } finally {
     db.close();

@@ -23,6 +23,13 @@ export interface StorefrontRun {
   requests: number;
   hits: number;
   hitRatio: number;
+  /**
+   * Of the reads after the warm-up, those of a URL this run had never read (a cold cache's misses,
+   * which only more traffic before them avoids), and the hit ratio of the others: what writes and
+   * expiry leave of a warm cache.
+   */
+  firstReads?: number;
+  repeatHitRatio?: number;
   /** Reads per second after the warm-up: with one catalog write a second, about how many reads share a generation. */
   rps: number;
   p50Ms: number;
@@ -107,14 +114,19 @@ export async function runStorefront(o: {
   let hits = 0;
   let rows = 0;
   let non2xx = 0;
+  const seen = new Set<string>();
+  let firstReads = 0;
   const pick = zipf(o.urls.length, mulberry32(1));
   const client = async () => {
     while (performance.now() < end) {
       const path = o.urls[pick()] as string;
       const t0 = performance.now();
+      const first = !seen.has(path);
+      seen.add(path);
       const res = await fetch(o.origin + path, { headers: auth });
       await res.arrayBuffer();
       if (t0 < measuredFrom) continue;
+      if (first) firstReads++;
       latencies.push(performance.now() - t0);
       if (res.status !== 200) non2xx++;
       if (res.headers.get("cache-status") === "storefront; hit") hits++;
@@ -199,6 +211,8 @@ export async function runStorefront(o: {
     requests: latencies.length,
     hits,
     hitRatio: latencies.length > 0 ? hits / latencies.length : 0,
+    firstReads,
+    repeatHitRatio: latencies.length > firstReads ? hits / (latencies.length - firstReads) : 0,
     rps: latencies.length / o.seconds,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),

@@ -1,4 +1,5 @@
 import type { CacheDomain } from "../db/cache-generations.ts";
+import { products } from "../db/schema/index.ts";
 import type { CachePolicy } from "../http/route-table.ts";
 import type { AnyResource } from "./resource.ts";
 
@@ -19,5 +20,9 @@ export function cachePolicy(resource: AnyResource, kind: "list" | "get"): { cach
       throw new Error(`${resource.name}: include ${name} (${included.name}) is never cached`);
     includeDomains[name] = included.cache;
   }
-  return { cache: { domains: [...new Set(domains)], includeDomains, echoesUrl: kind === "list" } };
+  // A product's get is keyed by its own bucket of `products` (src/db/cache-generations.ts).
+  const byProductId = kind === "get" && resource.table === products;
+  return {
+    cache: { domains: [...new Set(domains)], includeDomains, echoesUrl: kind === "list", byProductId },
+  };
 }

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import { cacheGenerations } from "./schema/index.ts";
@@ -44,12 +44,51 @@ export function generationBump(
   return db
     .insert(cacheGenerations)
     .select(
-      sql`SELECT value, abs(random() % 1000000000000) FROM json_each(${JSON.stringify(domains)}) WHERE ${condition}`,
+      sql`SELECT value, abs(random() % 1000000000000), NULL FROM json_each(${JSON.stringify(domains)}) WHERE ${condition}`,
     )
     .onConflictDoUpdate({
       target: cacheGenerations.domain,
-      set: { generation: sql`${cacheGenerations.generation} + 1` },
+      // Not saying which products changed: every bucket's stamp becomes the new generation.
+      set: { generation: sql`${cacheGenerations.generation} + 1`, stamps: null },
     });
+}
+
+/**
+ * Buckets of product ids, each with its own stamp: `GET /products/{id}` is keyed by its bucket's
+ * stamp, not by the `products` generation, so a job that changed 300 products ends the cached
+ * pages of at most 300 buckets and leaves the others' valid. 4,096 stamps are one row of about
+ * 50 KB, read with the generations (src/edge/generations.ts).
+ */
+export const STAMP_BUCKETS = 4096;
+
+/** What a write changed of the products domain: these products and the products of these variants. */
+export interface ChangedProducts {
+  productIds: readonly number[];
+  variantIds: readonly number[];
+}
+
+/**
+ * The statements that bump `products` for a write that knows which products it changed: the
+ * generation once, and the stamps of those products' buckets to it (the other buckets keep
+ * theirs). Run them before the write's own statements, so the products of variants it deletes are
+ * still found. Stamps missing or malformed (a bump that named no products nulls them) start from
+ * the generation before this bump, which is what every bucket read as until now.
+ */
+export function productsBump(changed: ChangedProducts): SQL[] {
+  const last = STAMP_BUCKETS - 1;
+  return [
+    sql`INSERT INTO cache_generations (domain, generation) VALUES ('products', abs(random() % 1000000000000)) ON CONFLICT (domain) DO UPDATE SET generation = generation + 1`,
+    sql`UPDATE cache_generations SET stamps = (
+      SELECT json_group_array(CASE WHEN s.key IN (
+        SELECT value % ${STAMP_BUCKETS} FROM json_each(${JSON.stringify(changed.productIds)})
+        UNION SELECT v.product_id % ${STAMP_BUCKETS} FROM json_each(${JSON.stringify(changed.variantIds)}) AS k CROSS JOIN variants AS v ON v.id = k.value
+      ) THEN cache_generations.generation ELSE s.value END ORDER BY s.key)
+      FROM json_each(CASE WHEN json_valid(cache_generations.stamps) AND json_array_length(cache_generations.stamps) = ${STAMP_BUCKETS}
+        THEN cache_generations.stamps
+        ELSE (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${last}) SELECT json_group_array(g) FROM (SELECT cache_generations.generation - 1 AS g FROM n))
+      END) AS s
+    ) WHERE domain = 'products'`,
+  ];
 }
 
 /**

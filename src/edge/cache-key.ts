@@ -1,5 +1,6 @@
-import { CACHE_DOMAINS, type CacheDomain, type Generations } from "../db/cache-generations.ts";
+import { CACHE_DOMAINS, type CacheDomain, STAMP_BUCKETS } from "../db/cache-generations.ts";
 import type { CachePolicy } from "../http/route-table.ts";
+import type { KnownGenerations } from "./generations.ts";
 
 /**
  * What the gateway hands the cached read entrypoint (`ctx.props`). Workers Cache keys an entry by
@@ -12,7 +13,7 @@ export interface FillProps {
   cache: "storefront";
   /** The origin page links are built on (Workers Cache leaves the host out of its key). */
   origin: string;
-  /** The generations of the domains the answer reads: `catalog=12;store=3`. */
+  /** The generations of the domains the answer reads: `products#7=12;store=3`. */
   generations: string;
 }
 
@@ -31,15 +32,26 @@ export interface CacheKey {
  * sorted by name, keeping the order of repeated values (`locales=fr-FR&locales=de-DE` orders the
  * answer's translations) and every byte of each pair as sent.
  */
-export function cacheKey(requestUrl: string, policy: CachePolicy, generations: Generations): CacheKey {
+export function cacheKey(
+  requestUrl: string,
+  policy: CachePolicy,
+  { values, productStamps }: Pick<KnownGenerations, "values" | "productStamps">,
+): CacheKey {
   const url = new URL(requestUrl);
   const query = policy.echoesUrl ? url.search : sortedQuery(url.search);
   const read = readDomains(policy, url.searchParams);
+  const productId = policy.byProductId ? Number(url.pathname.split("/").pop()) : Number.NaN;
+  const counter = (d: CacheDomain) => {
+    // One product's answer: its bucket's stamp (src/db/cache-generations.ts), not every product's generation.
+    if (d !== "products" || !Number.isSafeInteger(productId) || productId < 1) return `${d}=${values[d]}`;
+    const bucket = productId % STAMP_BUCKETS;
+    return `products#${bucket}=${productStamps?.[bucket] ?? values.products}`;
+  };
   const props: FillProps = {
     cache: "storefront",
     origin: url.origin,
     generations: CACHE_DOMAINS.filter((d) => read.has(d))
-      .map((d) => `${d}=${generations[d]}`)
+      .map(counter)
       .join(";"),
   };
   const target = `${url.origin}${url.pathname}${query}`;

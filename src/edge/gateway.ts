@@ -41,7 +41,7 @@ export const edgeCache: MiddlewareHandler<AppEnv> = async (c, next) => {
     return next();
   }
   const generations = await currentGenerations(c);
-  const key = cacheKey(c.req.url, policy, generations.values);
+  const key = cacheKey(c.req.url, policy, generations);
   const call = () => callEntrypoint(entrypoint, key, generations.bookmark);
   const answer =
     c.env.ENVIRONMENT === "production"

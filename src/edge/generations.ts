@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { CACHE_DOMAINS, type CacheDomain, type Generations } from "../db/cache-generations.ts";
+import { CACHE_DOMAINS, type CacheDomain, type Generations, STAMP_BUCKETS } from "../db/cache-generations.ts";
 import type { AppEnv } from "../env.ts";
 
 /**
@@ -12,6 +12,8 @@ export const GENERATIONS_TTL_MS = 2000;
 
 export interface KnownGenerations {
   values: Generations;
+  /** The `products` bucket stamps (src/db/cache-generations.ts); absent: every bucket at `values.products`. */
+  productStamps?: readonly number[];
   /** The D1 bookmark of the read: a fill reads data at least this fresh (src/edge/gateway.ts). */
   bookmark: string | null;
   readAt: number;
@@ -43,11 +45,27 @@ async function readOnPrimary(c: Context<AppEnv>, now: number): Promise<KnownGene
   const stats = c.get("dbStats");
   stats.generationReads = (stats.generationReads ?? 0) + 1;
   const { results } = await (session ?? db)
-    .prepare("SELECT domain, generation FROM cache_generations")
-    .all<{ domain: string; generation: number }>();
+    .prepare("SELECT domain, generation, stamps FROM cache_generations")
+    .all<{ domain: string; generation: number; stamps: string | null }>();
   const values = Object.fromEntries(CACHE_DOMAINS.map((d) => [d, 0])) as Generations;
-  for (const row of results) if (row.domain in values) values[row.domain as CacheDomain] = row.generation;
-  return { values, bookmark: session?.getBookmark() ?? null, readAt: now };
+  let productStamps: number[] | undefined;
+  for (const row of results) {
+    if (row.domain in values) values[row.domain as CacheDomain] = row.generation;
+    if (row.domain === "products" && row.stamps) productStamps = parseStamps(row.stamps);
+  }
+  return { values, productStamps, bookmark: session?.getBookmark() ?? null, readAt: now };
+}
+
+/** The stamps, or undefined unless they are exactly STAMP_BUCKETS integers. */
+function parseStamps(text: string): number[] | undefined {
+  try {
+    const stamps: unknown = JSON.parse(text);
+    return Array.isArray(stamps) && stamps.length === STAMP_BUCKETS && stamps.every(Number.isInteger)
+      ? stamps
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -7,6 +7,8 @@ export type Scope = "read" | "write" | "admin";
 export interface CachePolicy {
   /** The invalidation domains its answers read (the store's settings, read by every answer, are added). */
   domains: readonly CacheDomain[];
+  /** One product by the id ending the path: its `products` counter is its bucket's stamp. */
+  byProductId?: boolean;
   /** The domains an include adds when the request asks for it (`includes=brand`). */
   includeDomains?: Readonly<Record<string, readonly CacheDomain[]>>;
   /** Its answers echo the request URL (page links): the key keeps the query string exactly as sent. */

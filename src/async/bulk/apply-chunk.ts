@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import { type CacheDomain, generationBump } from "../../db/cache-generations.ts";
+import { type CacheDomain, generationBump, productsBump } from "../../db/cache-generations.ts";
 import { rawBatch } from "../../db/raw.ts";
 import { forgetGenerations } from "../../edge/generations.ts";
 import type { Bindings, Db } from "../../env.ts";
@@ -10,6 +10,7 @@ import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
 import { commitDryRun } from "./dry-run.ts";
 import { loadDryRun } from "./dry-run-memory.ts";
 import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import type { RowOps } from "./row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
 
 /**
@@ -105,11 +106,22 @@ export async function commitWithBooks(
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
     await commitDryRun(env.DB, dryRun, books, statements, ops);
   } else {
-    const bump =
-      statements.length > 0 && invalidates?.length ? [generationBump(db, invalidates).getSQL()] : [];
-    await rawBatch(env.DB, [...books, ...statements, ...bump]);
+    const bump = statements.length > 0 && invalidates?.length ? cacheBumps(db, invalidates, ops) : [];
+    await rawBatch(env.DB, [...books, ...bump, ...statements]);
     if (bump.length > 0) forgetGenerations();
   }
+}
+
+/**
+ * The edge cache bumps of a batch that changes `invalidates`: `products` stamps the buckets of the
+ * products the ops name (src/db/cache-generations.ts), every other domain bumps once. Put before the
+ * batch's statements: the products of the variants it deletes are still found.
+ */
+function cacheBumps(db: Db, invalidates: readonly CacheDomain[], ops: RowOps | undefined): SQL[] {
+  const changed = invalidates.includes("products") ? ops?.changedProducts() : undefined;
+  if (!changed) return [generationBump(db, invalidates).getSQL()];
+  const others = invalidates.filter((d) => d !== "products");
+  return [...(others.length > 0 ? [generationBump(db, others).getSQL()] : []), ...productsBump(changed)];
 }
 
 /** Writes the chunk's whole-chunk ledger row (not exclusive: after replayed parts) with `outcomes`. */

@@ -1,5 +1,6 @@
 import { getTableName, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { ChangedProducts } from "../../db/cache-generations.ts";
 import { deleteJson, insertJson, type JsonRow, updateJson, upsertJson } from "./bulk-sql.ts";
 import { parentsFirst } from "./table-order.ts";
 
@@ -76,6 +77,25 @@ export class RowOps {
       out.push({ ...op, row });
     }
     return out;
+  }
+
+  /**
+   * The products and variants the log writes rows of (for the edge cache's stamps,
+   * src/db/cache-generations.ts): a `products` row by its `id`, a `variants` row by its `id`, any
+   * other row by its `product_id` or `variant_id`. Undefined when a row names none of them.
+   */
+  changedProducts(): ChangedProducts | undefined {
+    const productIds = new Set<number>();
+    const variantIds = new Set<number>();
+    for (const { table, row } of this.log) {
+      const id = (value: unknown) => (typeof value === "number" ? value : undefined);
+      const product = id(table === "products" ? row.id : row.product_id);
+      const variant = id(table === "variants" ? row.id : row.variant_id);
+      if (product !== undefined) productIds.add(product);
+      else if (variant !== undefined) variantIds.add(variant);
+      else return undefined;
+    }
+    return { productIds: [...productIds], variantIds: [...variantIds] };
   }
 
   /** The statements of the log, each table's after its parents' (inserts satisfy foreign keys within one batch). */

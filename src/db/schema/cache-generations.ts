@@ -10,4 +10,10 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 export const cacheGenerations = sqliteTable("cache_generations", {
   domain: text("domain").primaryKey(),
   generation: integer("generation").notNull(),
+  /**
+   * `products` only: per bucket of product ids (`id % STAMP_BUCKETS`), the generation of the last
+   * write that changed a product of the bucket, as a JSON array; null when a write did not say which
+   * products it changed (every bucket is then at `generation`). src/db/cache-generations.ts.
+   */
+  stamps: text("stamps"),
 });
