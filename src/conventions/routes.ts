@@ -42,10 +42,18 @@ const pascal = (label: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join("");
 
-/** How an operation on one item is named and guarded: `getPriceList`, "Get a price list", tag, scope. */
-const itemOperation = (resource: AnyResource, verb: "get" | "create" | "update", scope: Scope) => ({
+/**
+ * How an operation on one item is named and guarded: `getPriceList`, "Get a price list" (unless
+ * `summary` says otherwise), tag, scope.
+ */
+const itemOperation = (
+  resource: AnyResource,
+  verb: "get" | "create" | "update",
+  scope: Scope,
+  summary = `${pascal(verb)} a ${resource.label.toLowerCase()}`,
+) => ({
   operationId: `${verb}${pascal(resource.label)}`,
-  summary: `${pascal(verb)} a ${resource.label.toLowerCase()}`,
+  summary,
   tags: [resource.tag],
   scope: resource.scope ?? scope,
 });
@@ -160,18 +168,28 @@ function mountSubList(app: OpenAPIHono<AppEnv>, resource: AnyResource, parent: P
   );
 }
 
+/** What a verb adds to its answer beyond the resource rendered like a get (a webhook's new signing secret). */
+type Extras = Record<string, unknown>;
+
 interface WriteRouteOptions<B extends z.ZodType> {
+  /** Absent: "Create a brand", "Update a brand". */
+  summary?: string;
   description: string;
   body: B;
+  /** The answer, when the verb adds `Extras` to the resource (absent: "Created" or "Updated", the item schema). */
+  answer?: { description: string; schema: z.ZodType };
 }
 
 /**
- * `POST <path>`: validates the body, runs the resource's create verb (which returns the new id)
- * and answers 201 with `Location` and the resource rendered like a get (`fields`, `locales`).
+ * `POST <path>`: validates the body, runs the resource's create verb (which returns the new id,
+ * with any `Extras` of the answer) and answers 201 with `Location` and the resource rendered like a
+ * get (`fields`, `locales`).
  */
 export const createRoute =
   <B extends z.ZodType>(
-    o: WriteRouteOptions<B> & { create: (c: Context<AppEnv>, body: z.output<B>) => Promise<number> },
+    o: WriteRouteOptions<B> & {
+      create: (c: Context<AppEnv>, body: z.output<B>) => Promise<number | { id: number; extras: Extras }>;
+    },
   ): MountRoute =>
   (app, resource) =>
     defineRoute(
@@ -179,26 +197,33 @@ export const createRoute =
       {
         method: "post",
         path: `/api/v1${resource.path}`,
-        ...itemOperation(resource, "create", "write"),
+        ...itemOperation(resource, "create", "write", o.summary),
         description: o.description,
         query: writeQuerySchema(resource),
         body: o.body,
         responses: {
           201: {
-            description: "Created",
+            description: o.answer?.description ?? "Created",
             headers: LOCATION_HEADER,
-            content: { "application/json": { schema: resource.item } },
+            content: { "application/json": { schema: o.answer?.schema ?? resource.item } },
           },
         },
       },
-      async (c, { query, body }) => created(c, resource, resource.path, await o.create(c, body), query),
+      async (c, { query, body }) => {
+        const result = await o.create(c, body);
+        const { id, extras } = typeof result === "number" ? { id: result, extras: {} } : result;
+        return created(c, resource, resource.path, id, query, extras);
+      },
     );
 
-/** `PATCH <path>/{id}`: runs the resource's update verb on the fields sent and answers the resource. */
+/**
+ * `PATCH <path>/{id}`: runs the resource's update verb on the fields sent and answers the resource
+ * (with the `Extras` the verb returns, if any).
+ */
 export const updateRoute =
   <B extends z.ZodType>(
     o: WriteRouteOptions<B> & {
-      update: (c: Context<AppEnv>, id: number, body: z.output<B>) => Promise<void>;
+      update: (c: Context<AppEnv>, id: number, body: z.output<B>) => Promise<void> | Promise<Extras>;
     },
   ): MountRoute =>
   (app, resource) =>
@@ -207,17 +232,20 @@ export const updateRoute =
       {
         method: "patch",
         path: `/api/v1${resource.path}/{id}`,
-        ...itemOperation(resource, "update", "write"),
+        ...itemOperation(resource, "update", "write", o.summary),
         description: o.description,
         params: pathId,
         query: writeQuerySchema(resource),
         body: o.body,
         responses: {
-          200: { description: "Updated", content: { "application/json": { schema: resource.item } } },
+          200: {
+            description: o.answer?.description ?? "Updated",
+            content: { "application/json": { schema: o.answer?.schema ?? resource.item } },
+          },
         },
       },
       async (c, { params, query, body }) => {
-        await o.update(c, params.id, body);
-        return updated(c, resource, params.id, query);
+        const extras = (await o.update(c, params.id, body)) ?? {};
+        return updated(c, resource, params.id, query, extras);
       },
     );

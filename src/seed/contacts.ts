@@ -1,3 +1,4 @@
+import type { MKT_STATES } from "../db/schema/enums.ts";
 import type { Locale } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
 import contactNames from "./contact-names.json" with { type: "json" };
@@ -5,7 +6,7 @@ import { contactCount, orderCount } from "./layout.ts";
 import { type Rng, rngFor } from "./rng.ts";
 import { insertRows, type Row, type SeedStatement } from "./sql.ts";
 
-type MktState = "not_subscribed" | "subscribed" | "unsubscribed";
+type MktState = (typeof MKT_STATES)[number];
 
 /** What other seed modules (orders) read of a contact. */
 export interface SeedContact {

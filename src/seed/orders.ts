@@ -1,3 +1,9 @@
+import type {
+  DELIVERY_METHODS,
+  FULFILLMENT_STATUSES,
+  PAYMENT_STATUSES,
+  WAREHOUSE_RELEASE_STATUSES,
+} from "../db/schema/enums.ts";
 import type { Locale } from "../lib/locales.ts";
 import { seedTime } from "./clock.ts";
 import { contactOfOrder, seedContacts } from "./contacts.ts";
@@ -13,10 +19,10 @@ import { insertRows, json, type Row, type SeedStatement } from "./sql.ts";
 const CURRENCY = "EUR";
 const DAY = 24 * 60;
 
-type PaymentStatus = "paid" | "unpaid";
-type Release = "not_released" | "partially_released" | "released";
-type Fulfillment = "fulfilled" | "partially_fulfilled" | "unfulfilled";
-type Delivery = "shipment" | "store_pick_up";
+type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+type Release = (typeof WAREHOUSE_RELEASE_STATUSES)[number];
+type Fulfillment = (typeof FULFILLMENT_STATUSES)[number];
+type Delivery = (typeof DELIVERY_METHODS)[number];
 
 interface Amounts {
   gross: number;

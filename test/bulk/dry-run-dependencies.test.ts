@@ -4,8 +4,9 @@ import { processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
 import { JOB_PIPELINE } from "../../src/queues.ts";
 import { api } from "../support/api.ts";
-import { dryThenReal, subscribeToJobEnds } from "../support/dry-run.ts";
+import { dryThenReal, newProductRecord, subscribeToJobEnds } from "../support/dry-run.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
+import { createPriceList } from "../support/factories/price-lists.ts";
 import { deliverAll, logOutcomes, stageJob } from "../support/jobs.ts";
 import { recordingQueue } from "../support/queues.ts";
 import { unique } from "../support/unique.ts";
@@ -19,16 +20,6 @@ import { unique } from "../support/unique.ts";
 
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 const byInternalId = { options: { match_by: "internal_id" } };
-
-const newProduct = (
-  internalId: string,
-  variant: Record<string, unknown>,
-  name = `Producto ${internalId}`,
-) => ({
-  internal_id: internalId,
-  translations: { "es-ES": { name } },
-  variants: [{ sku: unique("S"), prices: { market_es: { list_price: eur("19.90") } }, ...variant }],
-});
 
 const effectsOf = async (jobId: string) =>
   (
@@ -49,8 +40,8 @@ describe("dry runs of payloads whose records depend on each other", () => {
       const real = await dryThenReal(
         "products_bulk_upsert",
         [
-          newProduct(unique("DRP"), { internal_id: shared }),
-          newProduct(unique("DRP"), { internal_id: shared }),
+          newProductRecord(unique("DRP"), { internal_id: shared }),
+          newProductRecord(unique("DRP"), { internal_id: shared }),
         ],
         byInternalId,
         chunkSize,
@@ -71,7 +62,7 @@ describe("dry runs of payloads whose records depend on each other", () => {
       const real = await dryThenReal(
         "products_bulk_upsert",
         [
-          newProduct(productId, { internal_id: variantId }),
+          newProductRecord(productId, { internal_id: variantId }),
           { internal_id: productId, status: "published" },
           // Its variant is matched by internal_id and already has a market_es price to add an offer to.
           {
@@ -93,9 +84,9 @@ describe("dry runs of payloads whose records depend on each other", () => {
     const real = await dryThenReal(
       "products_bulk_upsert",
       [
-        { ...newProduct(unique("DRP"), { sku }, "Camiseta doble"), supplier_id: supplierId },
-        { ...newProduct(unique("DRP"), { sku }, "Camiseta doble"), supplier_id: supplierId },
-        newProduct(unique("DRP"), {}, "Camiseta doble"),
+        { ...newProductRecord(unique("DRP"), { sku }, "Camiseta doble"), supplier_id: supplierId },
+        { ...newProductRecord(unique("DRP"), { sku }, "Camiseta doble"), supplier_id: supplierId },
+        newProductRecord(unique("DRP"), {}, "Camiseta doble"),
       ],
       byInternalId,
       1,
@@ -163,8 +154,8 @@ describe("dry runs of payloads whose records depend on each other", () => {
       internal_id: `P-${existing.id}`,
       status: "published",
     }));
-    records[0] = newProduct(unique("DRP"), { internal_id: shared });
-    records[399] = newProduct(unique("DRP"), { internal_id: shared });
+    records[0] = newProductRecord(unique("DRP"), { internal_id: shared });
+    records[399] = newProductRecord(unique("DRP"), { internal_id: shared });
     // The group's batch fails on the UNIQUE index; its chunks then apply one at a time.
     const real = await dryThenReal("products_bulk_upsert", records, byInternalId, 200);
     expect(real.job.summary).toMatchObject({ succeeded_records: 399, failed_records: 1 });
@@ -174,20 +165,8 @@ describe("dry runs of payloads whose records depend on each other", () => {
   });
 
   it("price-list prices: an entry created, then changed and deleted twice by later records", async () => {
-    const list = await api("/api/v1/price-lists", {
-      method: "POST",
-      body: {
-        internal_id: unique("DRPL"),
-        is_active: true,
-        global_discount: "0",
-        category_discounts: [],
-        brand_discounts: [],
-      },
-    });
-    const params = (mode: string) => ({
-      options: { match_by: "variant_id", mode },
-      price_list_id: list.json.id as number,
-    });
+    const listId = await createPriceList();
+    const params = (mode: string) => ({ options: { match_by: "variant_id", mode }, price_list_id: listId });
     const { variantIds } = await createProduct();
     const [a] = variantIds as [number];
     const upserted = await dryThenReal(
@@ -232,7 +211,7 @@ describe("dry runs of payloads whose records depend on each other", () => {
 
   it("a redelivered dry-run chunk remembers nothing twice, and a finished dry run forgets its effects", async () => {
     const productId = unique("DRP");
-    const records = [newProduct(productId, {}), { internal_id: productId, status: "published" }];
+    const records = [newProductRecord(productId, {}), { internal_id: productId, status: "published" }];
     const jobs = recordingQueue<JobMessage>();
     const testEnv = { ...env, JOBS_QUEUE: jobs.queue, WEBHOOKS_QUEUE: recordingQueue().queue };
     const jobId = await stageJob(

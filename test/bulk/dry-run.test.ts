@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { dryThenReal, subscribeToJobEnds } from "../support/dry-run.ts";
+import { dryThenReal, newProductRecord, subscribeToJobEnds } from "../support/dry-run.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
+import { createPriceList } from "../support/factories/price-lists.ts";
 import { submitBulk, waitForJob } from "../support/jobs.ts";
 import { unique } from "../support/unique.ts";
 
@@ -17,23 +18,17 @@ describe("dry runs", () => {
     await createProduct({ supplierId, variants: [{ sku: takenSku }] });
     const existing = await createProduct();
     const created = unique("DRP");
-    const newProduct = (internalId: string, sku: string, extra: Record<string, unknown> = {}) => ({
-      internal_id: internalId,
-      translations: { "es-ES": { name: `Producto ${internalId}` } },
-      variants: [{ sku, prices: { market_es: { list_price: eur("19.90") } } }],
-      ...extra,
-    });
     const real = await dryThenReal(
       "products_bulk_upsert",
       [
-        newProduct(created, unique("S")),
+        newProductRecord(created),
         {
           internal_id: `P-${existing.id}`,
           status: "unpublished",
           translations: { "en-GB": { name: "Hat" } },
         },
         { internal_id: unique("DRP"), translations: { "es-ES": { name: "Sin variantes" } } },
-        newProduct(unique("DRP"), takenSku, { supplier_id: supplierId }),
+        { ...newProductRecord(unique("DRP"), { sku: takenSku }), supplier_id: supplierId },
         { internal_id: unique("DRP"), translations: { "es-ES": { name: "Mal" } }, variants: "none" },
       ],
       { options: { match_by: "internal_id" } },
@@ -74,17 +69,7 @@ describe("dry runs", () => {
   });
 
   it("price-list prices: upserts, a delete warning and a missing price, in both modes", async () => {
-    const list = await api("/api/v1/price-lists", {
-      method: "POST",
-      body: {
-        internal_id: unique("DRPL"),
-        is_active: true,
-        global_discount: "0",
-        category_discounts: [],
-        brand_discounts: [],
-      },
-    });
-    const listId = list.json.id as number;
+    const listId = await createPriceList();
     const { variantIds } = await createProduct({ variants: [{}, {}] });
     const [first, second] = variantIds as [number, number];
     const price = (amount: string) => ({ amount, currency_code: "EUR" });

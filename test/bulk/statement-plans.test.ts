@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { JobRow } from "../../src/async/bulk/types.ts";
 import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { catalogStatements } from "../support/plan-catalog.ts";
-import { type Captured, planOf, recordingD1, tableScans } from "../support/query-plans.ts";
+import { largeCatalogOverDemoStatistics, unwantedPlans } from "../support/plan-survey.ts";
+import { type Captured, recordingD1, tableScans } from "../support/query-plans.ts";
 import {
-  demoSeedStatistics,
   estimatedRows,
   STATISTICS_STATES,
   type StatRow,
@@ -80,8 +80,7 @@ describe("bulk statements on a large catalog", () => {
   let captured: Captured[] = [];
   let stale: StatRow[] = [];
   beforeAll(async () => {
-    stale = await demoSeedStatistics();
-    await env.DB.batch(catalogStatements(PRODUCTS).map((q) => env.DB.prepare(q)));
+    stale = await largeCatalogOverDemoStatistics(catalogStatements(PRODUCTS));
     captured = await captureStatements();
   }, 60_000);
 
@@ -119,15 +118,8 @@ describe("bulk statements on a large catalog", () => {
 
   for (const state of STATISTICS_STATES) {
     it(`never scan a table, with ${state} statistics: each lookup and write searches an index per chunk row`, async () => {
-      await useStatistics(state, stale);
       expect(captured.length).toBeGreaterThan(50);
-      const scans: string[] = [];
-      for (const statement of captured) {
-        const plan = await planOf(statement.sql, statement.params);
-        if (tableScans(plan).length > 0) {
-          scans.push(`${statement.source}: ${statement.sql.replace(/\s+/g, " ")}\n    ${plan.join(" | ")}`);
-        }
-      }
+      const scans = await unwantedPlans(state, stale, captured, (_statement, plan) => tableScans(plan));
       expect(scans, `statements scanning a table:\n${scans.join("\n")}`).toEqual([]);
     });
   }

@@ -5,13 +5,9 @@ import type { AnyResource } from "../../src/conventions/resource.ts";
 import { RESOURCES } from "../../src/resources/index.ts";
 import { api } from "../support/api.ts";
 import { catalogStatements, platformStatements } from "../support/plan-catalog.ts";
-import { type Captured, planOf, recordingD1, tableScans } from "../support/query-plans.ts";
-import {
-  demoSeedStatistics,
-  STATISTICS_STATES,
-  type StatRow,
-  useStatistics,
-} from "../support/statistics-states.ts";
+import { largeCatalogOverDemoStatistics, unwantedPlans } from "../support/plan-survey.ts";
+import { type Captured, recordingD1, tableScans } from "../support/query-plans.ts";
+import { STATISTICS_STATES, type StatRow } from "../support/statistics-states.ts";
 import { FIXTURES } from "./fixtures.ts";
 
 /**
@@ -127,10 +123,10 @@ describe("read statements on a large catalog", () => {
   let captured: Captured[] = [];
   let resources = new Map<string, AnyResource>();
   beforeAll(async () => {
-    stale = await demoSeedStatistics();
-    await env.DB.batch(
-      [...catalogStatements(PRODUCTS), ...platformStatements(PRODUCTS)].map((q) => env.DB.prepare(q)),
-    );
+    stale = await largeCatalogOverDemoStatistics([
+      ...catalogStatements(PRODUCTS),
+      ...platformStatements(PRODUCTS),
+    ]);
     ({ captured, resources } = await captureReads());
   }, 60_000);
 
@@ -142,15 +138,9 @@ describe("read statements on a large catalog", () => {
 
   for (const state of STATISTICS_STATES) {
     it(`read no catalog table whole, with ${state} statistics: every page, count, loader and include searches an index`, async () => {
-      await useStatistics(state, stale);
-      const scans: string[] = [];
-      for (const statement of captured) {
-        const plan = await planOf(statement.sql, statement.params);
-        const resource = resources.get(statement.source) as AnyResource;
-        if (unorderedScans(statement, plan, resource).length > 0) {
-          scans.push(`${statement.source}: ${statement.sql.replace(/\s+/g, " ")}\n    ${plan.join(" | ")}`);
-        }
-      }
+      const scans = await unwantedPlans(state, stale, captured, (statement, plan) =>
+        unorderedScans(statement, plan, resources.get(statement.source) as AnyResource),
+      );
       expect(scans, `statements reading a table whole:\n${scans.join("\n")}`).toEqual([]);
     });
   }

@@ -7,14 +7,10 @@ import * as schema from "../../src/db/schema/index.ts";
 import { api } from "../support/api.ts";
 import { stageJob } from "../support/jobs.ts";
 import { catalogStatements, platformStatements } from "../support/plan-catalog.ts";
-import { type Captured, planOf, recordingD1, tableScans } from "../support/query-plans.ts";
+import { largeCatalogOverDemoStatistics, unwantedPlans } from "../support/plan-survey.ts";
+import { type Captured, recordingD1, tableScans } from "../support/query-plans.ts";
 import { deliverToQueue, recordingQueue, runScheduled } from "../support/queues.ts";
-import {
-  demoSeedStatistics,
-  STATISTICS_STATES,
-  type StatRow,
-  useStatistics,
-} from "../support/statistics-states.ts";
+import { STATISTICS_STATES, type StatRow } from "../support/statistics-states.ts";
 
 /**
  * Every statement outside the bulk processors and the read engine: single-record route writes,
@@ -188,10 +184,10 @@ describe("platform statements on a large catalog", () => {
   let stale: StatRow[] = [];
   let capture: Capture = { captured: [], steps: [] };
   beforeAll(async () => {
-    stale = await demoSeedStatistics();
-    await env.DB.batch(
-      [...catalogStatements(PRODUCTS), ...platformStatements(JOBS)].map((q) => env.DB.prepare(q)),
-    );
+    stale = await largeCatalogOverDemoStatistics([
+      ...catalogStatements(PRODUCTS),
+      ...platformStatements(JOBS),
+    ]);
     capture = await captureStatements();
   }, 60_000);
 
@@ -202,17 +198,10 @@ describe("platform statements on a large catalog", () => {
 
   for (const state of STATISTICS_STATES) {
     it(`read no growing table whole, with ${state} statistics`, async () => {
-      await useStatistics(state, stale);
-      const scans: string[] = [];
       // Once per SQL text: retention repeats its deletes per batch of jobs.
       const distinct = new Map(capture.captured.map((c) => [c.sql, c]));
-      for (const statement of distinct.values()) {
-        if (/^\s*(PRAGMA|ANALYZE)\b/i.test(statement.sql)) continue;
-        const plan = await planOf(statement.sql, statement.params);
-        if (growingScans(statement, plan).length > 0) {
-          scans.push(`${statement.source}: ${statement.sql.replace(/\s+/g, " ")}\n    ${plan.join(" | ")}`);
-        }
-      }
+      const explained = [...distinct.values()].filter((s) => !/^\s*(PRAGMA|ANALYZE)\b/i.test(s.sql));
+      const scans = await unwantedPlans(state, stale, explained, growingScans);
       expect(scans, `statements reading a table whole:\n${scans.join("\n")}`).toEqual([]);
     });
   }

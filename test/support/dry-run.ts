@@ -80,3 +80,23 @@ export async function subscribeToJobEnds() {
     )
     .run();
 }
+
+/**
+ * A products bulk record creating a product (named after its internal id unless `name` says
+ * otherwise) with one new variant priced in market_es; `variant` adds to or overrides the variant.
+ */
+export const newProductRecord = (
+  internalId: string,
+  variant: Record<string, unknown> = {},
+  name = `Producto ${internalId}`,
+) => ({
+  internal_id: internalId,
+  translations: { "es-ES": { name } },
+  variants: [
+    {
+      sku: unique("S"),
+      prices: { market_es: { list_price: { amount: "19.90", currency: "EUR" } } },
+      ...variant,
+    },
+  ],
+});

@@ -10,7 +10,7 @@ import { buildSeed } from "../../src/seed/index.ts";
  * - `fresh`: `PRAGMA optimize` on the catalog as it is (what the hourly cron and a job's end leave).
  */
 export const STATISTICS_STATES = ["none", "stale", "fresh"] as const;
-type StatisticsState = (typeof STATISTICS_STATES)[number];
+export type StatisticsState = (typeof STATISTICS_STATES)[number];
 
 export interface StatRow {
   tbl: string;

@@ -1,13 +1,23 @@
-import { type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { indexedBy, jsonRowsTable } from "../../db/stated-plans.ts";
 
 /**
  * Set-based writes for bulk jobs: every statement binds its rows as ONE JSON parameter and reads
  * them with `json_each`, so a chunk of hundreds of records is a handful of statements, far under
- * D1's 100 bound parameters per statement. Rows are keyed by SQL column names (and bound as arrays
- * of the statement's columns).
+ * D1's 100 bound parameters per statement. Each names its drizzle table; rows are keyed by SQL
+ * column names (and bound as arrays of the statement's columns).
  */
 export type JsonRow = Record<string, unknown>;
+
+/**
+ * A row of `T` keyed by its SQL column names, as bulk statements bind rows: a misspelt or foreign
+ * column does not compile. Values are the JSON the statement stores.
+ */
+export type SqlRow<T extends SQLiteTable> = {
+  [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]?: unknown;
+};
+export type SqlColumn<T extends SQLiteTable> = keyof SqlRow<T> & string;
 
 /**
  * Largest JSON parameter one statement binds (UTF-8 bytes). D1 caps any string value at 1 MB
@@ -27,7 +37,7 @@ export const utf8Length = (text: string) =>
  * same NULL `json_extract` gives for a missing key, in fewer bytes than objects with their keys),
  * grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`.
  */
-const jsonGroups = (columns: string[], rows: JsonRow[]) =>
+const jsonGroups = (columns: readonly string[], rows: readonly JsonRow[]) =>
   groupJson(rows.map((row) => JSON.stringify(columns.map((c) => row[c] ?? null))));
 
 function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
@@ -53,6 +63,7 @@ function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
 }
 
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
+const tableIdent = (table: SQLiteTable) => ident(getTableName(table));
 /** Element `index` of the row array `alias.value`. */
 const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.value, '$[${index}]')`);
 
@@ -62,26 +73,27 @@ const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.v
  * existing key would fail a NOT NULL column before the conflict clause is considered). Any UNIQUE
  * violation other than that key still fails the batch.
  */
-export function insertJson(
-  table: string,
-  columns: string[],
-  rows: JsonRow[],
-  opts: { skipExisting?: string[] } = {},
+export function insertJson<T extends SQLiteTable>(
+  table: T,
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+  opts: { skipExisting?: SqlColumn<T>[] } = {},
 ): SQL[] {
   if (rows.length === 0) return [];
+  const name = tableIdent(table);
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
     columns.map((_, i) => field("j", i)),
     sql`, `,
   );
   const skip = opts.skipExisting
-    ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${ident(table)} WHERE ${sql.join(
-        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", columns.indexOf(k))}`),
+    ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${name} WHERE ${sql.join(
+        opts.skipExisting.map((k) => sql`${name}.${ident(k)} = ${field("j", columns.indexOf(k))}`),
         sql` AND `,
       )})`
     : sql``;
   return jsonGroups(columns, rows).map(
-    (json) => sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
+    (json) => sql`INSERT INTO ${name} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
   );
 }
 
@@ -92,10 +104,16 @@ export function insertJson(
  * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
  * `keys` must identify one row per key (rows with the same key are merged beforehand).
  */
-export function updateJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
+export function updateJson<T extends SQLiteTable>(
+  table: T,
+  keys: SqlColumn<T>[],
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+): SQL[] {
   if (columns.length === 0) return [];
+  const name = tableIdent(table);
   const shapes = new Map<string, { columns: string[]; rows: JsonRow[] }>();
-  for (const row of rows) {
+  for (const row of rows as JsonRow[]) {
     const sent = columns.filter((c) => row[c] !== undefined);
     if (sent.length === 0) continue;
     const shape = sent.join(",");
@@ -106,18 +124,23 @@ export function updateJson(table: string, keys: string[], columns: string[], row
   return [...shapes.values()].flatMap((group) => {
     const sets = group.columns.map((c, i) => sql`${ident(c)} = ${field("j", keys.length + i)}`);
     const match = sql.join(
-      keys.map((k, i) => sql`${ident(table)}.${ident(k)} = ${field("j", i)}`),
+      keys.map((k, i) => sql`${name}.${ident(k)} = ${field("j", i)}`),
       sql` AND `,
     );
     return jsonGroups([...keys, ...group.columns], group.rows).map(
       (json) =>
-        sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${match}`,
+        sql`UPDATE ${name} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${match}`,
     );
   });
 }
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
-export const upsertJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
+export const upsertJson = <T extends SQLiteTable>(
+  table: T,
+  keys: SqlColumn<T>[],
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+): SQL[] => [
   ...updateJson(table, keys, columns, rows),
   ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
 ];
@@ -130,7 +153,7 @@ export const upsertJson = (table: string, keys: string[], columns: string[], row
  * seed's statistics SQLite otherwise scanned `price_list_variant_prices`, `product_images` and
  * `product_categories`, believing them a few dozen rows. `keys` must be a prefix of an index of `table`.
  */
-export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
+export function deleteJson<T extends SQLiteTable>(table: T, keys: SqlColumn<T>[], rows: SqlRow<T>[]): SQL[] {
   const target = sql.join(keys.map(ident), sql`, `);
   const values = sql.join(
     keys.map((_, i) => field("j", i)),
@@ -138,6 +161,6 @@ export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[
   );
   return jsonGroups(keys, rows).map(
     (json) =>
-      sql`DELETE FROM ${ident(table)}${indexedBy(table, keys)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
+      sql`DELETE FROM ${tableIdent(table)}${indexedBy(getTableName(table), keys)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );
 }

@@ -2,6 +2,7 @@ import { getTableName, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Compiled, rawAll } from "../../db/raw.ts";
 import {
+  jobDryRunEffects,
   priceListVariantPrices,
   productCategories,
   productImages,
@@ -11,8 +12,8 @@ import {
   variants,
   variantTranslations,
 } from "../../db/schema/index.ts";
-import { insertJson, type JsonRow } from "./bulk-sql.ts";
-import type { RowOp, RowOps, SqlColumn } from "./row-ops.ts";
+import { insertJson, type JsonRow, type SqlColumn, type SqlRow } from "./bulk-sql.ts";
+import type { RowOp, RowOps } from "./row-ops.ts";
 
 /*
  * A dry run's memory of what it counted as applied (job_dry_run_effects): written with each
@@ -202,7 +203,7 @@ export const meetsEarlierEffects = (memory: DryRunMemory, ops: RowOps | undefine
  */
 export function memoryEntry(memory: DryRunMemory, effects: Compiled[], ops: RowOps | undefined) {
   const rows = ops?.project(REMEMBERED) ?? [];
-  const entries: JsonRow[] = effects.map((e) => ({
+  const entries: SqlRow<typeof jobDryRunEffects>[] = effects.map((e) => ({
     job_id: memory.jobId,
     query: e.sql,
     params: JSON.stringify(e.params),
@@ -213,7 +214,7 @@ export function memoryEntry(memory: DryRunMemory, effects: Compiled[], ops: RowO
       rows: JSON.stringify(rows.slice(i, i + ROWS_PER_ENTRY).map(store)),
     });
   return {
-    inserts: insertJson("job_dry_run_effects", ["job_id", "query", "params", "rows"], entries),
+    inserts: insertJson(jobDryRunEffects, ["job_id", "query", "params", "rows"], entries),
     remember: () => {
       memory.effects?.push(...effects);
       memory.empty &&= entries.length === 0;

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { jobLogs } from "../../db/schema/index.ts";
 import { constraintViolation, isUniqueViolation } from "../../lib/errors.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { insertJson } from "./bulk-sql.ts";
@@ -27,7 +28,7 @@ export const ledgerInsert = (jobId: string, chunk: number, part: number, exclusi
 function logInsert(jobId: string, entries: LogEntry[]): SQL[] {
   const at = isoSeconds();
   return insertJson(
-    "job_logs",
+    jobLogs,
     ["job_id", "created_at", "severity", "code", "message", "identifiers", "affected_fields"],
     entries.map((e) => ({
       job_id: jobId,

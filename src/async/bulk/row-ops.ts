@@ -1,17 +1,16 @@
 import { getTableName, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ChangedProducts } from "../../db/cache-generations.ts";
-import { deleteJson, insertJson, type JsonRow, updateJson, upsertJson } from "./bulk-sql.ts";
+import {
+  deleteJson,
+  insertJson,
+  type JsonRow,
+  type SqlColumn,
+  type SqlRow,
+  updateJson,
+  upsertJson,
+} from "./bulk-sql.ts";
 import { parentsFirst } from "./table-order.ts";
-
-/**
- * A row of `T` keyed by its SQL column names, as bulk statements bind rows (bulk-sql.ts): a
- * misspelt or foreign column does not compile. Values are the JSON the statement stores.
- */
-export type SqlRow<T extends SQLiteTable> = {
-  [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]?: unknown;
-};
-export type SqlColumn<T extends SQLiteTable> = keyof SqlRow<T> & string;
 
 interface TableOps {
   deletes: Map<string, { keys: string[]; row: JsonRow }>;
@@ -130,14 +129,16 @@ export class RowOps {
     for (const table of parentsFirst(
       [...byTable.keys()].map((name) => this.tables.get(name) as SQLiteTable),
     )) {
-      const name = getTableName(table);
-      out.push(...tableStatements(name, byTable.get(name) as TableOps, upsertTables.has(table)));
+      out.push(
+        ...tableStatements(table, byTable.get(getTableName(table)) as TableOps, upsertTables.has(table)),
+      );
     }
     return out;
   }
 }
 
-function tableStatements(table: string, ops: TableOps, upsert: boolean): SQL[] {
+/** A table's ops as statements; the log's rows and keys were checked against their table when logged. */
+function tableStatements(table: SQLiteTable, ops: TableOps, upsert: boolean): SQL[] {
   const out: SQL[] = [];
   const deletesByKeys = new Map<string, JsonRow[]>();
   for (const { keys, row } of ops.deletes.values()) {

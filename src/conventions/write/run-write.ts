@@ -40,23 +40,31 @@ export async function runWrite<T>(c: Context<AppEnv>, rules: UniqueRules, write:
   }
 }
 
-/** 201 with `Location` and the created resource rendered like a get (request `fields`/`locales`). */
+/**
+ * 201 with `Location` and the created resource rendered like a get (request `fields`/`locales`),
+ * followed by the `extras` its verb answers besides.
+ */
 export async function created(
   c: Context<AppEnv>,
   resource: AnyResource,
   collectionPath: string,
   id: number,
   query: Pick<ConventionQuery, "fields" | "locales">,
+  extras: Record<string, unknown> = {},
 ) {
   const body = await getResource(c, resource, id, query);
-  return c.json(body, 201, { Location: `${new URL(c.req.url).origin}/api/v1${collectionPath}/${id}` });
+  return c.json({ ...body, ...extras }, 201, {
+    Location: `${new URL(c.req.url).origin}/api/v1${collectionPath}/${id}`,
+  });
 }
 
+/** 200 with the updated resource rendered like a get, followed by the `extras` its verb answers besides. */
 export async function updated(
   c: Context<AppEnv>,
   resource: AnyResource,
   id: number,
   query: Pick<ConventionQuery, "fields" | "locales">,
+  extras: Record<string, unknown> = {},
 ) {
-  return c.json(await getResource(c, resource, id, query), 200);
+  return c.json({ ...(await getResource(c, resource, id, query)), ...extras }, 200);
 }

@@ -2,7 +2,16 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { brands, categories, products, variants } from "./catalog.ts";
 import { bool, createdAt, id, owner, reference, timestamp, updatedAt } from "./columns.ts";
-import { PUBLICATION_STATUSES } from "./enums.ts";
+import {
+  DELIVERY_METHODS,
+  DISCOUNT_KINDS,
+  FULFILLMENT_STATUSES,
+  MKT_STATES,
+  PAYMENT_STATUSES,
+  PUBLICATION_STATUSES,
+  REVIEW_TYPES,
+  WAREHOUSE_RELEASE_STATUSES,
+} from "./enums.ts";
 
 export const contacts = sqliteTable(
   "contacts",
@@ -19,9 +28,7 @@ export const contacts = sqliteTable(
     isB2b: bool("is_b2b").notNull().default(false),
     isAgreedPaymentEnabled: bool("is_agreed_payment_enabled").notNull().default(false),
     isCustomer: bool("is_customer").notNull().default(false),
-    mktState: text("mkt_state", { enum: ["not_subscribed", "subscribed", "unsubscribed"] })
-      .notNull()
-      .default("not_subscribed"),
+    mktState: text("mkt_state", { enum: MKT_STATES }).notNull().default("not_subscribed"),
     lastLoginAt: timestamp("last_login_at"),
     ordersCount: integer("orders_count").notNull().default(0),
     createdAt: createdAt(),
@@ -48,14 +55,10 @@ export const orders = sqliteTable(
     contactId: integer("contact_id").references(() => contacts.id),
     email: text("email").notNull(),
     locale: text("locale").notNull(),
-    paymentStatus: text("payment_status", { enum: ["paid", "unpaid"] }).notNull(),
-    warehouseReleaseStatus: text("warehouse_release_status", {
-      enum: ["not_released", "partially_released", "released"],
-    }).notNull(),
-    fulfillmentStatus: text("fulfillment_status", {
-      enum: ["fulfilled", "partially_fulfilled", "unfulfilled"],
-    }).notNull(),
-    deliveryMethod: text("delivery_method", { enum: ["shipment", "store_pick_up"] }).notNull(),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull(),
+    warehouseReleaseStatus: text("warehouse_release_status", { enum: WAREHOUSE_RELEASE_STATUSES }).notNull(),
+    fulfillmentStatus: text("fulfillment_status", { enum: FULFILLMENT_STATUSES }).notNull(),
+    deliveryMethod: text("delivery_method", { enum: DELIVERY_METHODS }).notNull(),
     paymentMethod: text("payment_method"),
     paymentGateway: text("payment_gateway"),
     currency: text("currency").notNull(),
@@ -128,7 +131,7 @@ export const reviews = sqliteTable(
   "reviews",
   {
     id: id(),
-    type: text("type", { enum: ["product", "store"] }).notNull(),
+    type: text("type", { enum: REVIEW_TYPES }).notNull(),
     locale: text("locale").notNull(),
     status: text("status", { enum: PUBLICATION_STATUSES }).notNull(),
     rating: integer("rating"),
@@ -184,7 +187,7 @@ export const priceListDiscounts = sqliteTable(
   {
     id: id(),
     priceListId: owner("price_list_id", () => priceLists.id),
-    kind: text("kind", { enum: ["category", "brand"] }).notNull(),
+    kind: text("kind", { enum: DISCOUNT_KINDS }).notNull(),
     position: integer("position").notNull(),
     discount: text("discount").notNull(),
   },

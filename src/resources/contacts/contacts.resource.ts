@@ -9,9 +9,9 @@ import {
   stringsFilter,
 } from "../../conventions/filters.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { contacts } from "../../db/schema/index.ts";
+import { contacts, MKT_STATES } from "../../db/schema/index.ts";
 import { enumParam, intParam, stringParam } from "../../http/params.ts";
-import { ContactSchema, MKT_STATES } from "./contacts.schema.ts";
+import { ContactSchema } from "./contacts.schema.ts";
 
 type ContactRow = typeof contacts.$inferSelect;
 

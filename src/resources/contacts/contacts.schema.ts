@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-
-/** Stored states are `subscribed` and `unsubscribed`; `not_subscribed` is a contact that never chose. */
-export const MKT_STATES = ["not_subscribed", "subscribed", "unsubscribed"] as const;
+import { MKT_STATES } from "../../db/schema/index.ts";
 
 // Most contact fields are free text a contact may leave empty, and `fields=` may leave out.
 const nullableText = (description?: string) => {

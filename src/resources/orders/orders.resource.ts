@@ -4,17 +4,18 @@ import { column } from "../../conventions/column-field.ts";
 import { dateRangeFilters, enumFilter, filter, idsFilter } from "../../conventions/filters.ts";
 import { belongsTo } from "../../conventions/includes.ts";
 import { defineResource } from "../../conventions/resource.ts";
-import { orderLineItems, orders } from "../../db/schema/index.ts";
-import { boolParam } from "../../http/params.ts";
-import { type Money, storedMoney, toScale } from "../../lib/money.ts";
-import { contactResource } from "../contacts/contacts.resource.ts";
 import {
   DELIVERY_METHODS,
   FULFILLMENT_STATUSES,
-  OrderSchema,
+  orderLineItems,
+  orders,
   PAYMENT_STATUSES,
   WAREHOUSE_RELEASE_STATUSES,
-} from "./orders.schema.ts";
+} from "../../db/schema/index.ts";
+import { boolParam } from "../../http/params.ts";
+import { type Money, storedMoney, toScale } from "../../lib/money.ts";
+import { contactResource } from "../contacts/contacts.resource.ts";
+import { OrderSchema } from "./orders.schema.ts";
 
 type OrderRow = typeof orders.$inferSelect;
 type LineItemRow = typeof orderLineItems.$inferSelect;

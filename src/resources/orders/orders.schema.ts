@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { MoneySchema } from "../../conventions/money-schema.ts";
-
-export const PAYMENT_STATUSES = ["paid", "unpaid"] as const;
-export const WAREHOUSE_RELEASE_STATUSES = ["not_released", "partially_released", "released"] as const;
-export const FULFILLMENT_STATUSES = ["fulfilled", "partially_fulfilled", "unfulfilled"] as const;
-export const DELIVERY_METHODS = ["shipment", "store_pick_up"] as const;
+import {
+  DELIVERY_METHODS,
+  FULFILLMENT_STATUSES,
+  PAYMENT_STATUSES,
+  WAREHOUSE_RELEASE_STATUSES,
+} from "../../db/schema/index.ts";
 
 const eur = (amount: string) => ({ amount, currency: "EUR" });
 

@@ -1,44 +1,36 @@
 import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, getTableColumns, getTableName, sql } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { column } from "../../conventions/column-field.ts";
 import { boolFilter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
 import { loader } from "../../conventions/loader.ts";
 import { type AnyResource, defineResource, type Loader } from "../../conventions/resource.ts";
-import {
-  brands,
-  categories,
-  priceListDiscountBrands,
-  priceListDiscountCategories,
-  priceListDiscounts,
-  priceLists,
-} from "../../db/schema/index.ts";
+import { priceListDiscounts, priceLists } from "../../db/schema/index.ts";
 import { indexedBy } from "../../db/stated-plans.ts";
 import { money, toScale } from "../../lib/money.ts";
 import { brandResource } from "../brands/brands.resource.ts";
 import { categoryResource } from "../categories/categories.resource.ts";
+import { DISCOUNT_KIND_TABLES, type DiscountKind } from "./price-lists.discount-kinds.ts";
 import { PriceListSchema } from "./price-lists.schema.ts";
 
 type PriceListRow = typeof priceLists.$inferSelect;
 type PriceList = z.output<typeof PriceListSchema>;
 
-type CategoryDiscount = NonNullable<PriceList["category_discounts"]>[number];
-type BrandDiscount = NonNullable<PriceList["brand_discounts"]>[number];
+/** The contract's discount entry of one kind (`category_discounts[i]`), its targets rendered. */
+type Discount<K extends DiscountKind> = NonNullable<PriceList[`${K}_discounts`]>[number];
 
 /** A discount row's target (null for a discount without one): categories and brands are keyed by `id`. */
 const targetOf = (row: { target: Record<string, unknown> | null }) => row.target as { id: number } | null;
 
 /**
  * The discounts of one kind for a page of price lists, with their target rows (categories or
- * brands) in one query; the engine renders the targets in their default representation (nested).
- * `Discount` is the contract's entry, whose `key` lists the targets.
+ * brands, rendered by `targetResource`) in one query; the engine renders the targets in their
+ * default representation (nested), listed under the entry's key of targets.
  */
-function discountsLoader<Discount extends { discount: string }>(
-  kind: "category" | "brand",
-  link: { table: SQLiteTable; discountId: SQLiteColumn; targetId: SQLiteColumn; position: SQLiteColumn },
-  target: { table: SQLiteTable; id: SQLiteColumn; resource: () => AnyResource },
-  key: Exclude<keyof Discount, "discount"> & string,
-): Loader<Discount[]> {
+function discountsLoader<K extends DiscountKind>(
+  kind: K,
+  targetResource: () => AnyResource,
+): Loader<Discount<K>[]> {
+  const { link, target, targets: key } = DISCOUNT_KIND_TABLES[kind];
   return loader({
     query: (db, ids) =>
       db
@@ -66,7 +58,7 @@ function discountsLoader<Discount extends { discount: string }>(
         ),
     nested: {
       [key]: {
-        resource: target.resource,
+        resource: targetResource,
         rows: (rows) => rows.flatMap((r) => targetOf(r) ?? []),
       },
     },
@@ -92,7 +84,7 @@ function discountsLoader<Discount extends { discount: string }>(
       // the contract's entry lists under `key` (the contract test checks the two agree).
       const entries = (discounts: Map<number, { targets: unknown[]; discount: string }>) =>
         [...discounts.values()].map(
-          (d) => ({ [key]: d.targets, discount: d.discount }) as unknown as Discount,
+          (d) => ({ [key]: d.targets, discount: d.discount }) as unknown as Discount<K>,
         );
       return new Map([...byList].map(([listId, discounts]) => [listId, entries(discounts)]));
     },
@@ -100,28 +92,8 @@ function discountsLoader<Discount extends { discount: string }>(
 }
 
 const priceListLoaders = {
-  categoryDiscounts: discountsLoader<CategoryDiscount>(
-    "category",
-    {
-      table: priceListDiscountCategories,
-      discountId: priceListDiscountCategories.discountId,
-      targetId: priceListDiscountCategories.categoryId,
-      position: priceListDiscountCategories.position,
-    },
-    { table: categories, id: categories.id, resource: () => categoryResource },
-    "categories",
-  ),
-  brandDiscounts: discountsLoader<BrandDiscount>(
-    "brand",
-    {
-      table: priceListDiscountBrands,
-      discountId: priceListDiscountBrands.discountId,
-      targetId: priceListDiscountBrands.brandId,
-      position: priceListDiscountBrands.position,
-    },
-    { table: brands, id: brands.id, resource: () => brandResource },
-    "brands",
-  ),
+  categoryDiscounts: discountsLoader("category", () => categoryResource),
+  brandDiscounts: discountsLoader("brand", () => brandResource),
 };
 
 /** Price lists: discounts embed their categories and brands, which follow `locales`. */

@@ -7,18 +7,12 @@ import { runWrite } from "../../conventions/write/run-write.ts";
 import { generationBump } from "../../db/cache-generations.ts";
 import { batch } from "../../db/client.ts";
 import { keyedColumns } from "../../db/keyed-columns.ts";
-import {
-  brands,
-  categories,
-  priceListDiscountBrands,
-  priceListDiscountCategories,
-  priceListDiscounts,
-  priceLists,
-} from "../../db/schema/index.ts";
+import { brands, categories, priceListDiscounts, priceLists } from "../../db/schema/index.ts";
 import type { AppEnv, Db } from "../../env.ts";
 import { ApiError, notFound, type ProblemDetailItem } from "../../http/problem.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { DISCOUNT_KIND_TABLES, type DiscountKind } from "./price-lists.discount-kinds.ts";
 import { priceListResource } from "./price-lists.resource.ts";
 import type { PriceListCreate, PriceListUpdate } from "./price-lists.schema.ts";
 
@@ -32,20 +26,6 @@ const justInsertedId = sql`(SELECT MAX(id) FROM price_lists)`;
 type CategoryDiscounts = PriceListCreate["category_discounts"];
 type BrandDiscounts = PriceListCreate["brand_discounts"];
 
-/** Per kind of discount: its link table, and the body key of its targets. */
-const KINDS = {
-  category: {
-    link: priceListDiscountCategories,
-    linkDiscountId: priceListDiscountCategories.discountId,
-    targets: "categories",
-  },
-  brand: {
-    link: priceListDiscountBrands,
-    linkDiscountId: priceListDiscountBrands.discountId,
-    targets: "brands",
-  },
-} as const;
-
 /**
  * Inserts the discounts of one kind and their links with two statements whatever their number:
  * both read the same JSON parameter (`[{discount, ids}]`), the links joining each entry to the
@@ -56,7 +36,7 @@ const KINDS = {
 function discountStatements(
   db: Db,
   priceListId: number | SQL,
-  kind: keyof typeof KINDS,
+  kind: DiscountKind,
   entries: { discount: string; ids: number[] }[],
 ): BatchItem<"sqlite">[] {
   if (entries.length === 0) return [];
@@ -68,7 +48,7 @@ function discountStatements(
         sql`SELECT NULL, ${priceListId}, ${kind}, e.key, json_extract(e.value, '$.discount') FROM json_each(${json}) AS e`,
       ),
     db
-      .insert(KINDS[kind].link)
+      .insert(DISCOUNT_KIND_TABLES[kind].link.table)
       .select(
         sql`SELECT d.id, i.value, i.key FROM json_each(${json}) AS e CROSS JOIN ${priceListDiscounts} AS d ON d.price_list_id = ${priceListId} AND d.kind = ${kind} AND d.position = e.key CROSS JOIN json_each(e.value, '$.ids') AS i`,
       ),
@@ -76,15 +56,15 @@ function discountStatements(
 }
 
 /** Deletes every discount of one kind (and its links) before the replacement is written. */
-function clearDiscounts(db: Db, priceListId: number, kind: keyof typeof KINDS): BatchItem<"sqlite">[] {
-  const { link, linkDiscountId } = KINDS[kind];
+function clearDiscounts(db: Db, priceListId: number, kind: DiscountKind): BatchItem<"sqlite">[] {
+  const { link } = DISCOUNT_KIND_TABLES[kind];
   const ofKind = and(eq(priceListDiscounts.priceListId, priceListId), eq(priceListDiscounts.kind, kind));
   return [
     db
-      .delete(link)
+      .delete(link.table)
       .where(
         inArray(
-          linkDiscountId,
+          link.discountId,
           db.select({ id: priceListDiscounts.id }).from(priceListDiscounts).where(ofKind),
         ),
       ),
@@ -96,14 +76,14 @@ const categoryEntries = (d: CategoryDiscounts) => d.map((e) => ({ discount: e.di
 const brandEntries = (d: BrandDiscounts) => d.map((e) => ({ discount: e.discount, ids: e.brands }));
 
 /** One problem per id of a discount's targets that is not among `known`, at its body path. */
-function unknownTargets(kind: keyof typeof KINDS, entries: { ids: number[] }[], known: Set<number>) {
+function unknownTargets(kind: DiscountKind, entries: { ids: number[] }[], known: Set<number>) {
   const problems: ProblemDetailItem[] = [];
   entries.forEach((d, i) => {
     d.ids.forEach((id, j) => {
       if (!known.has(id))
         problems.push({
           location: "body",
-          path: `${kind}_discounts.${i}.${KINDS[kind].targets}.${j}`,
+          path: `${kind}_discounts.${i}.${DISCOUNT_KIND_TABLES[kind].targets}.${j}`,
           message: `${kind} ${id} does not exist`,
         });
     });

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import type { SqlColumn, SqlRow } from "../../async/bulk/bulk-sql.ts";
 import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
-import { RowOps, type SqlColumn, type SqlRow } from "../../async/bulk/row-ops.ts";
+import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { amountString, nonEmpty, positiveInt } from "../../conventions/write/field-rules.ts";

@@ -4,7 +4,7 @@ import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bu
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
-import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
+import { productTranslations, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
@@ -102,19 +102,17 @@ export const productsUpsert: Processor = {
     }
     const statements = ops.statements(UPSERT_TABLES);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
-    statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
+    statements.push(...updateJson(variants, ["product_id"], ["supplier_id"], supplierChanges));
     return { outcomes, statements, ops };
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),
 
   conflictFields: (_job, constraint, data) => {
-    const variants = (data as { variants?: unknown }).variants;
+    const sent = (data as { variants?: unknown }).variants;
     const nested = (field: string) =>
-      Array.isArray(variants)
-        ? variants.flatMap((v, i) =>
-            v && typeof v === "object" && field in v ? [`variants.${i}.${field}`] : [],
-          )
+      Array.isArray(sent)
+        ? sent.flatMap((v, i) => (v && typeof v === "object" && field in v ? [`variants.${i}.${field}`] : []))
         : [];
     if (/products\.internal_id/.test(constraint)) return ["internal_id"];
     if (/variants\.internal_id/.test(constraint)) return nested("internal_id");

@@ -1,5 +1,6 @@
+import type { SqlRow } from "../../async/bulk/bulk-sql.ts";
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
-import type { RowOps, SqlRow } from "../../async/bulk/row-ops.ts";
+import type { RowOps } from "../../async/bulk/row-ops.ts";
 import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
 import { productCategories, productImages, products, productTranslations } from "../../db/schema/index.ts";

@@ -5,10 +5,10 @@ import { dateRangeFilters, enumFilter, filter, idFilter } from "../../convention
 import { defineResource } from "../../conventions/resource.ts";
 import { jsonIn } from "../../conventions/sql.ts";
 import { assertLocalesEnabled } from "../../conventions/store-settings.ts";
-import { PUBLICATION_STATUSES, reviews } from "../../db/schema/index.ts";
+import { PUBLICATION_STATUSES, REVIEW_TYPES, reviews } from "../../db/schema/index.ts";
 import { listParam, parsePlainInt } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import { REVIEW_TYPES, ReviewSchema } from "./reviews.schema.ts";
+import { ReviewSchema } from "./reviews.schema.ts";
 
 type ReviewRow = typeof reviews.$inferSelect;
 

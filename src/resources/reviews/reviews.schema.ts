@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { nameText, positiveId, text } from "../../conventions/write/field-rules.ts";
-import { PUBLICATION_STATUSES } from "../../db/schema/index.ts";
+import { PUBLICATION_STATUSES, REVIEW_TYPES } from "../../db/schema/index.ts";
 import { toBoundIso } from "../../http/params.ts";
 import { isSupportedLocale, SUPPORTED_LOCALES } from "../../lib/locales.ts";
-
-export const REVIEW_TYPES = ["product", "store"] as const;
 
 export const ReviewSchema = z
   .object({

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SqlColumn, SqlRow } from "../../async/bulk/bulk-sql.ts";
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
-import type { RowOps, SqlColumn, SqlRow } from "../../async/bulk/row-ops.ts";
+import type { RowOps } from "../../async/bulk/row-ops.ts";
 import { bulkTranslations } from "../../conventions/write/body-fields.ts";
 import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import {

@@ -25,6 +25,7 @@ function assertDeliverableUrl(c: Context<AppEnv>, url: string | undefined) {
   }
 }
 
+/** Creates the subscription; answers its id and, to be shown this once, its signing secret. */
 export async function createWebhook(c: Context<AppEnv>, body: WebhookCreate) {
   assertDeliverableUrl(c, body.url);
   const secret = generateSecret();
@@ -36,10 +37,10 @@ export async function createWebhook(c: Context<AppEnv>, body: WebhookCreate) {
     // column is set.
     .values({ ...columnChanges(webhookResource, body), secret } as typeof webhooks.$inferInsert)
     .returning({ id: webhooks.id });
-  return { id: (row as { id: number }).id, secret };
+  return { id: (row as { id: number }).id, extras: { secret } };
 }
 
-/** Applies the fields sent; returns the new secret when `rotate_secret` asked for one. */
+/** Applies the fields sent; answers the new secret when `rotate_secret` asked for one. */
 export async function updateWebhook(c: Context<AppEnv>, id: number, body: WebhookUpdate) {
   assertDeliverableUrl(c, body.url);
   const now = isoSeconds();
@@ -63,7 +64,7 @@ export async function updateWebhook(c: Context<AppEnv>, id: number, body: Webhoo
     .where(eq(webhooks.id, id))
     .returning({ id: webhooks.id });
   if (rows.length === 0) throw notFound("Webhook");
-  return { secret };
+  return secret ? { secret } : {};
 }
 
 export async function deleteWebhook(c: Context<AppEnv>, id: number) {
