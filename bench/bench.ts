@@ -356,6 +356,7 @@ async function main(argv: string[]) {
       scenarios: list,
       plan: cachePlan,
       off: cacheOff,
+      rtts,
       quick,
       errors,
     });

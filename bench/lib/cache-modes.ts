@@ -70,7 +70,10 @@ export async function measureCacheModes(o: {
   misses: number;
   bump: Bump;
   errors: string[];
+  /** Prefix of the log lines and error messages (the simulated round trip). */
+  label?: string;
 }): Promise<CacheModes[]> {
+  const label = o.label ?? "";
   const floor = o.scenarios.find((s) => s.kind === "http-floor");
   const out: CacheModes[] = [];
   const run = async (path: string, headers?: Record<string, string>) =>
@@ -78,7 +81,7 @@ export async function measureCacheModes(o: {
   for (const scenario of o.scenarios.filter((s) => s.kind === "read")) {
     const warm = await probe(o.origin, scenario.path, o.secret, 3);
     if (warm.status !== scenario.expectStatus)
-      o.errors.push(`cache ${scenario.key}: expected ${scenario.expectStatus}, got ${warm.status}`);
+      o.errors.push(`cache ${label}${scenario.key}: expected ${scenario.expectStatus}, got ${warm.status}`);
     const cached = warm.cacheStatus === "storefront; hit";
     const httpFloor = floor ? fromLoad(await run(floor.path)) : fromLoad(await run(scenario.path));
     const hit = fromLoad(await run(scenario.path));
@@ -91,14 +94,14 @@ export async function measureCacheModes(o: {
     const miss = cached ? await misses(o, scenario, domainOf(scenario)) : null;
     if (cached && (hit.cacheStatus["storefront; hit"] ?? 0) < hit.requests)
       o.errors.push(
-        `cache ${scenario.key}: ${hit.requests - (hit.cacheStatus["storefront; hit"] ?? 0)} of ${hit.requests} repeated reads were not hits`,
+        `cache ${label}${scenario.key}: ${hit.requests - (hit.cacheStatus["storefront; hit"] ?? 0)} of ${hit.requests} repeated reads were not hits`,
       );
     if (miss && (miss.cacheStatus["storefront; fwd=miss"] ?? 0) < miss.requests)
       o.errors.push(
-        `cache ${scenario.key}: a read right after a bump was not a miss (${JSON.stringify(miss.cacheStatus)})`,
+        `cache ${label}${scenario.key}: a read right after a bump was not a miss (${JSON.stringify(miss.cacheStatus)})`,
       );
     log(
-      `cache ${scenario.key}: hit p50 ${hit.p50Ms.toFixed(2)} ms (floor ${httpFloor.p50Ms.toFixed(2)}), cpu ${hit.cpuMs?.toFixed(2) ?? "?"} ms; miss p50 ${miss?.p50Ms.toFixed(2) ?? "–"} ms; bypass p50 ${bypass.p50Ms.toFixed(2)} ms`,
+      `cache ${label}${scenario.key}: hit p50 ${hit.p50Ms.toFixed(2)} ms (floor ${httpFloor.p50Ms.toFixed(2)}), cpu ${hit.cpuMs?.toFixed(2) ?? "?"} ms; miss p50 ${miss?.p50Ms.toFixed(2) ?? "–"} ms; bypass p50 ${bypass.p50Ms.toFixed(2)} ms`,
     );
     out.push({ key: scenario.key, title: scenario.title, cached, httpFloor, hit, miss, bypass });
   }

@@ -16,6 +16,8 @@ export interface CacheStage {
   modeSeconds: number;
   misses: number;
   modes: CacheModes[];
+  /** The same modes in the simulated deployment, one `wrangler dev` per D1 round-trip time (fewer misses each). */
+  rttModes?: { rttMs: number; misses: number; modes: CacheModes[] }[];
   storefront: StorefrontRun[];
   /** Set when the stage ran alone (`--only cache`). */
   run?: string;
@@ -130,6 +132,8 @@ export async function runCacheStage(o: {
   scenarios: Scenario[];
   plan: StorefrontPlan;
   off: StorefrontRun | undefined;
+  /** D1 round-trip times of the simulated deployment (src/simulated-latency.ts). */
+  rtts: number[];
   quick: boolean;
   errors: string[];
 }): Promise<CacheStage> {
@@ -162,5 +166,34 @@ export async function runCacheStage(o: {
     await stopDevServer(server);
   }
   if (o.off) storefront.push(o.off);
-  return { modeSeconds, misses, modes, storefront };
+  const rttModes: NonNullable<CacheStage["rttModes"]> = [];
+  const rttMisses = o.quick ? 1 : 5;
+  for (const rttMs of o.rtts) {
+    const simulated = await startDevServer({
+      persistTo: o.persistTo,
+      config: o.config,
+      secret: o.secret,
+      logFile: o.logFile,
+      vars: { EDGE_CACHE: "on", SIMULATED_D1_RTT_MS: String(rttMs) },
+    });
+    log(`cache at D1 rtt ${rttMs} ms: wrangler dev answering after ${simulated.startMs} ms`);
+    try {
+      const at = await measureCacheModes({
+        origin: simulated.origin,
+        secret: o.secret,
+        scenarios: o.scenarios,
+        seconds: modeSeconds,
+        misses: rttMisses,
+        bump: bumper(simulated.origin, o.secret, o.plan),
+        errors: o.errors,
+        label: `rtt ${rttMs} `,
+      });
+      rttModes.push({ rttMs, misses: rttMisses, modes: at });
+    } catch (err) {
+      o.errors.push(`cache stage at rtt ${rttMs}: ${(err as Error).message}`);
+    } finally {
+      await stopDevServer(simulated);
+    }
+  }
+  return { modeSeconds, misses, modes, storefront, rttModes };
 }

@@ -20,6 +20,29 @@ const mark = (ok: boolean) => (ok ? "✅" : "❌");
 const cell = (m: CacheModeFigures | null) =>
   m ? `${f(m.p50Ms)} / ${f(m.p99Ms)} | ${f(m.cpuMs)} | ${m.rowsRead ?? "–"}` : "– | – | –";
 
+type RttModes = NonNullable<NonNullable<Results["cache"]>["rttModes"]>;
+
+/** Hit, miss and bypass of each cached read in the simulated deployment, one table row per round trip. */
+function rttSection(settings: RttModes): string[] {
+  if (settings.length === 0) return [];
+  const rows = settings.flatMap(({ rttMs, modes }) =>
+    modes
+      .filter((m) => m.cached)
+      .map(
+        (m) =>
+          `| ${rttMs} | ${m.key} | ${f(m.httpFloor.p50Ms)} | ${f(m.hit.p50Ms)} / ${f(m.hit.p99Ms)} | ${f(m.hit.p50Ms - m.httpFloor.p50Ms)} | ${f(m.hit.cpuMs)} | ${f(m.miss?.p50Ms)} | ${f(m.bypass.p50Ms)} |`,
+      ),
+  );
+  return [
+    `In the simulated deployment (\`SIMULATED_D1_RTT_MS\`: every D1 call of the served bundle waits the round trip, src/simulated-latency.ts), a \`wrangler dev\` with the cache on per round trip, the same runs with ${settings[0]?.misses ?? 0} misses per read: a hit makes no D1 round trip (the generations are read once per 2 s per isolate), a miss and a bypass pay theirs.`,
+    "",
+    "| D1 rtt ms | read scenario | HTTP floor p50 | hit p50 / p99 | hit − floor | hit CPU | miss p50 | bypass p50 |",
+    "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows,
+    "",
+  ];
+}
+
 export function cacheSection(r: Results): string[] {
   const s = r.cache;
   if (!s) return ["Not measured in this run (`npm run bench -- --only cache` measures it alone)."];
@@ -52,6 +75,7 @@ export function cacheSection(r: Results): string[] {
     runRow(on, "cache on"),
     runRow(off, "cache off"),
     "",
+    ...rttSection(s.rttModes ?? []),
     ...cacheTargets(r),
   ];
 }
@@ -59,8 +83,16 @@ export function cacheSection(r: Results): string[] {
 function cacheTargets(r: Results): string[] {
   const s = r.cache;
   if (!s) return [];
-  const cached = s.modes.filter((m) => m.cached);
-  const over = cached.map((m) => ({ key: m.key, ms: m.hit.p50Ms - m.httpFloor.p50Ms, cpu: m.hit.cpuMs }));
+  // Every setting: the local server's, and each simulated round trip's.
+  const settings = [
+    { label: "", modes: s.modes },
+    ...(s.rttModes ?? []).map((x) => ({ label: ` (rtt ${x.rttMs})`, modes: x.modes })),
+  ];
+  const over = settings.flatMap(({ label, modes }) =>
+    modes
+      .filter((m) => m.cached)
+      .map((m) => ({ key: `${m.key}${label}`, ms: m.hit.p50Ms - m.httpFloor.p50Ms, cpu: m.hit.cpuMs })),
+  );
   const worstOver = over.reduce(
     (a, b) => (b.ms > a.ms ? b : a),
     over[0] ?? { key: "–", ms: Number.NaN, cpu: null },
@@ -75,7 +107,7 @@ function cacheTargets(r: Results): string[] {
   return [
     "Edge cache targets:",
     "",
-    `- A hit within ${HIT_OVER_FLOOR_MS} ms of the HTTP floor (p50, c=1), every cached read: worst ${worstOver.key} ${f(worstOver.ms)} ms ${mark(over.length > 0 && over.every((x) => x.ms <= HIT_OVER_FLOOR_MS))}`,
+    `- A hit within ${HIT_OVER_FLOOR_MS} ms of the HTTP floor (p50, c=1), every cached read at every round trip: worst ${worstOver.key} ${f(worstOver.ms)} ms ${mark(over.length > 0 && over.every((x) => x.ms <= HIT_OVER_FLOOR_MS))}`,
     `- Worker CPU per hit ≤ ${HIT_CPU_MS} ms, every cached read: worst ${worstCpu.key} ${f(worstCpu.cpu)} ms ${mark(over.length > 0 && over.every((x) => x.cpu !== null && x.cpu <= HIT_CPU_MS))}`,
     on
       ? `- Storefront ≥ ${HIT_RATIO * 100} % hits after warm-up: ${f(on.hitRatio * 100, 1)} % ${mark(on.hitRatio >= HIT_RATIO)} (repeat reads: ${f((on.repeatHitRatio ?? 0) * 100, 1)} % ${mark((on.repeatHitRatio ?? 0) >= HIT_RATIO)})`
