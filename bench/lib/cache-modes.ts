@@ -37,7 +37,7 @@ export interface CacheModes {
 export type BumpDomain = "categories" | "products" | "price_lists" | "reviews";
 
 /** What bumps the generation a scenario's key carries: one write, its commit awaited. */
-export type Bump = (domain: BumpDomain) => Promise<void>;
+export type Bump = (domain: BumpDomain, path: string) => Promise<void>;
 
 const fromLoad = (r: LoadResult): CacheModeFigures => ({
   requests: r.requests,
@@ -119,7 +119,7 @@ async function misses(
   const rows: number[] = [];
   const cacheStatus: Record<string, number> = {};
   for (let i = 0; i < o.misses; i++) {
-    await o.bump(domain);
+    await o.bump(domain, scenario.path);
     const started = performance.now();
     const res = await fetch(o.origin + scenario.path, { headers: { authorization: `Bearer ${o.secret}` } });
     await res.arrayBuffer();

@@ -91,11 +91,26 @@ function bumper(origin: string, secret: string, plan: StorefrontPlan): Bump {
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`PATCH ${path} answered ${res.status}`);
   };
-  return async (domain) => {
+  const variantOf = new Map<string, number>();
+  /** A variant of the product the path reads (its page is keyed by that product's bucket). */
+  const variantFor = async (path: string) => {
+    const productId = /\/api\/v1\/products\/(\d+)/.exec(path)?.[1];
+    if (!productId) return plan.variantId;
+    const known = variantOf.get(productId);
+    if (known !== undefined) return known;
+    const res = await fetch(`${origin}/api/v1/products/${productId}/variants?per_page=1`, {
+      headers: { authorization: `Bearer ${secret}`, "cache-control": "no-cache" },
+    });
+    const body = (await res.json()) as { data?: { id: number }[] };
+    const id = body.data?.[0]?.id ?? plan.variantId;
+    variantOf.set(productId, id);
+    return id;
+  };
+  return async (domain, path) => {
     n++;
     if (domain === "products") {
       // A stock value never sent before, so the record changes (an unchanged one writes nothing).
-      const record = { id: plan.variantId, warehouse_stock: 100_000 + n };
+      const record = { id: await variantFor(path), warehouse_stock: 100_000 + n };
       const payload = {
         body: JSON.stringify({ variants: [record], options: { match_by: "id" } }),
         records: 1,
