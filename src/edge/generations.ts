@@ -44,9 +44,13 @@ async function readOnPrimary(c: Context<AppEnv>, now: number): Promise<KnownGene
   // Reported apart from the answer's own D1 work (`cache-d1` in Server-Timing).
   const stats = c.get("dbStats");
   stats.generationReads = (stats.generationReads ?? 0) + 1;
+  // Waiting on D1, not working: the phases say so, as they do for the answer's own queries.
+  const phases = c.get("phases");
+  const left = phases.enter("d1-wait");
   const { results } = await (session ?? db)
     .prepare("SELECT domain, generation, stamps FROM cache_generations")
-    .all<{ domain: string; generation: number; stamps: string | null }>();
+    .all<{ domain: string; generation: number; stamps: string | null }>()
+    .finally(() => phases.enter(left));
   const values = Object.fromEntries(CACHE_DOMAINS.map((d) => [d, 0])) as Generations;
   let productStamps: number[] | undefined;
   for (const row of results) {
