@@ -25,6 +25,8 @@ export interface CacheModeFigures {
 export interface CacheModes {
   key: string;
   title: string;
+  /** The answer's size in bytes. */
+  bytes?: number;
   /** False when the scenario's route is not cached (every answer says `fwd=bypass`). */
   cached: boolean;
   httpFloor: CacheModeFigures;
@@ -103,7 +105,16 @@ export async function measureCacheModes(o: {
     log(
       `cache ${label}${scenario.key}: hit p50 ${hit.p50Ms.toFixed(2)} ms (floor ${httpFloor.p50Ms.toFixed(2)}), cpu ${hit.cpuMs?.toFixed(2) ?? "?"} ms; miss p50 ${miss?.p50Ms.toFixed(2) ?? "–"} ms; bypass p50 ${bypass.p50Ms.toFixed(2)} ms`,
     );
-    out.push({ key: scenario.key, title: scenario.title, cached, httpFloor, hit, miss, bypass });
+    out.push({
+      key: scenario.key,
+      title: scenario.title,
+      bytes: warm.bytes,
+      cached,
+      httpFloor,
+      hit,
+      miss,
+      bypass,
+    });
   }
   return out;
 }

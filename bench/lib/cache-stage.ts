@@ -3,6 +3,7 @@ import { type BulkPayload, runBulk, variantsPayload } from "./bulk.ts";
 import { type Bump, type CacheModes, measureCacheModes } from "./cache-modes.ts";
 import { runStorefront, type StorefrontRun, storefrontUrls } from "./cache-storefront.ts";
 import { openDb } from "./database.ts";
+import { load, probe } from "./load.ts";
 import { log } from "./log.ts";
 import { startDevServer, stopDevServer } from "./server.ts";
 
@@ -16,6 +17,11 @@ export interface CacheStage {
   modeSeconds: number;
   misses: number;
   modes: CacheModes[];
+  /**
+   * A large answer computed without D1 (the OpenAPI document, kept in isolate memory) at c=1: what
+   * moving a body of that size through `wrangler dev` costs by itself, beside the HTTP floor's tiny one.
+   */
+  bodyFloor?: { path: string; bytes: number; p50Ms: number; p99Ms: number };
   /** The same modes in the simulated deployment, one `wrangler dev` per D1 round-trip time (fewer misses each). */
   rttModes?: { rttMs: number; misses: number; modes: CacheModes[] }[];
   storefront: StorefrontRun[];
@@ -166,6 +172,7 @@ export async function runCacheStage(o: {
   log(`cache: wrangler dev (EDGE_CACHE=on) answering after ${server.startMs} ms`);
   const storefront: StorefrontRun[] = [];
   let modes: CacheModes[] = [];
+  let bodyFloor: CacheStage["bodyFloor"];
   try {
     modes = await measureCacheModes({
       origin: server.origin,
@@ -176,6 +183,7 @@ export async function runCacheStage(o: {
       bump: bumper(server.origin, o.secret, o.plan),
       errors: o.errors,
     });
+    bodyFloor = await measureBodyFloor(server.origin, o.secret, modeSeconds);
     storefront.push(await storefrontRun(server.origin, o.secret, "on", o.plan, o.errors));
   } catch (err) {
     o.errors.push(`cache stage: ${(err as Error).message}`);
@@ -212,5 +220,13 @@ export async function runCacheStage(o: {
       await stopDevServer(simulated);
     }
   }
-  return { modeSeconds, misses, modes, storefront, rttModes };
+  return { modeSeconds, misses, modes, storefront, rttModes, ...(bodyFloor ? { bodyFloor } : {}) };
+}
+
+async function measureBodyFloor(origin: string, secret: string, seconds: number) {
+  const path = "/api/v1/openapi.json";
+  const first = await probe(origin, path, secret, 3);
+  const r = await load({ origin, path, secret, connections: 1, seconds });
+  log(`cache body floor: ${path} (${first.bytes} bytes) p50 ${r.p50Ms.toFixed(2)} ms`);
+  return { path, bytes: first.bytes, p50Ms: r.p50Ms, p99Ms: r.p99Ms };
 }
