@@ -36,7 +36,7 @@ export interface CacheModes {
 }
 
 /** The domains the benchmark knows a write for (src/db/cache-generations.ts). */
-export type BumpDomain = "categories" | "products" | "price_lists" | "reviews";
+type BumpDomain = "categories" | "products" | "price_lists" | "reviews";
 
 /** What bumps the generation a scenario's key carries: one write, its commit awaited. */
 export type Bump = (domain: BumpDomain, path: string) => Promise<void>;

@@ -63,7 +63,7 @@ export function cacheKey(
  * each include asked for. A name that is no include (the answer is a 400, never stored) counts as
  * every include, so no spelling the validator might accept can leave a domain out.
  */
-export function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDomain> {
+function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDomain> {
   const read = new Set<CacheDomain>(["store", ...policy.domains]);
   const byInclude = policy.includeDomains ?? {};
   for (const name of query.getAll("includes").flatMap((v) => v.split(","))) {
