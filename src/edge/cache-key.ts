@@ -67,7 +67,10 @@ function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDoma
   const read = new Set<CacheDomain>(["store", ...policy.domains]);
   const byInclude = policy.includeDomains ?? {};
   for (const name of query.getAll("includes").flatMap((v) => v.split(","))) {
-    const domains = byInclude[name] ?? Object.values(byInclude).flat();
+    // Own names only: `includes=__proto__` is no include either.
+    const domains = Object.hasOwn(byInclude, name)
+      ? (byInclude[name] ?? [])
+      : Object.values(byInclude).flat();
     for (const domain of domains) read.add(domain);
   }
   return read;

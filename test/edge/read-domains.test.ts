@@ -62,6 +62,14 @@ describe("an answer is keyed by the domains it reads, includes asked for among t
     expect(after.json.pagination.total).toBe(1);
   });
 
+  it("an includes name that is no include (an Object prototype key too) is a 400, never a key error", async () => {
+    const { id } = await createProduct();
+    for (const name of ["__proto__", "constructor", "nope"]) {
+      const res = await api(`/api/v1/products/${id}?includes=${name}`);
+      expect(res.status, name).toBe(400);
+    }
+  });
+
   it("a category renamed leaves brand pages cached", async () => {
     const brandId = await createBrandRow();
     const category = await createCategoryRow();
