@@ -94,7 +94,8 @@ export async function runExportMessage(
     job_id: job.id,
     message: k,
     records: written.lines,
-    bytes: written.uploaded + written.carried,
+    uploaded_bytes: written.uploaded,
+    carried_bytes: written.carried,
     duration_ms: Date.now() - started,
     outcome,
   });
