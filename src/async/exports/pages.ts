@@ -26,9 +26,10 @@ export function exportConditions(
 /**
  * The ids (column `id`) of the listed rows matching `conditions` after `after` up to `bound`, in
  * id order. `NOT INDEXED` leaves SQLite one plan whatever its statistics: a walk of the table's
- * rowid range, each row checked (rowid lookups stay allowed, so `product_ids` still seeks). No other
- * index can drive it, so no page sorts or re-reads all its matches: an export reads each row of the
- * range once, over all its pages, whatever its filters.
+ * rowid range, each row checked (a related-row filter by one search of its related rows' key). No
+ * other index can drive it, so no page sorts or re-reads all its matches: an export reads each row
+ * of the range once over all its pages, whatever its filters (a selective one too: its cost is the
+ * catalog's size, once).
  */
 export function rowsAfter(
   resource: AnyResource,
