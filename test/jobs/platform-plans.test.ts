@@ -163,7 +163,14 @@ async function captureStatements(): Promise<Capture> {
   jobs.sent.length = 0;
   await call("job cancel", "POST", `/api/v1/jobs/${pending.job_id}/cancel`, {});
   await call("export accept, filtered through related rows", "POST", "/api/v1/products/export", {
-    filters: { brand_ids: "2,3", sku: "PSKU-4", ean: "PE4", slug: "product-2", category_ids: "2", status: "published" },
+    filters: {
+      brand_ids: "2,3",
+      sku: "PSKU-4",
+      ean: "PE4",
+      slug: "product-2",
+      category_ids: "2",
+      status: "published",
+    },
   });
   await call("export accept, every variant as CSV", "POST", "/api/v1/variants/export", { format: "csv" });
   await drainJobs("export bounds, count, pages, commit and finalize");
