@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { processJobMessage } from "../../src/async/bulk/consumer.ts";
+import { processDeadLetter, processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
 import { PART_BYTES } from "../../src/async/exports/consumer.ts";
 import { resultKey } from "../../src/async/exports/keys.ts";
@@ -8,6 +8,7 @@ import { SUPPORTED_LOCALES } from "../../src/lib/locales.ts";
 import { JOB_PIPELINE } from "../../src/queues.ts";
 import { api } from "../support/api.ts";
 import { capturingEnv } from "../support/jobs.ts";
+import { runScheduled } from "../support/queues.ts";
 
 /**
  * An export of about 1.6 parts: 420 products with a 1,000-character text in each of the 14 locales
@@ -90,6 +91,29 @@ describe("an export larger than a part", () => {
     expect(job.summary.failed_records).toBeGreaterThan(0);
     expect(await env.PAYLOADS.head(carried ?? "")).toBeNull();
     expect(await env.PAYLOADS.head(resultKey(jobId))).toBeNull();
+    expect((await api(`/api/v1/jobs/${jobId}/result`)).status).toBe(404);
+  });
+});
+
+describe("an export that stops", () => {
+  it("is re-driven from the message that is due, and ends given up by a dead letter", async () => {
+    const { jobId, deliver, sent } = await start();
+    await deliver({ jobId, chunk: 0 });
+    // No sign of life for an hour: the sweep sends the message due (1), not the first again.
+    const { testEnv } = capturingEnv();
+    await env.DB.prepare("UPDATE jobs SET heartbeat_at = '2000-01-01T00:00:00Z' WHERE id = ?")
+      .bind(jobId)
+      .run();
+    const swept: JobMessage[] = [];
+    await runScheduled("* * * * *", Date.now(), {
+      ...testEnv,
+      JOBS_QUEUE: { ...testEnv.JOBS_QUEUE, send: async (m: JobMessage) => void swept.push(m) } as never,
+    });
+    expect(swept).toEqual([{ jobId, chunk: 1 }]);
+    expect(sent).toEqual([]);
+    await processDeadLetter(testEnv, { jobId, chunk: 1 }, JOB_PIPELINE);
+    const job = (await api(`/api/v1/jobs/${jobId}`)).json;
+    expect(job.status).toBe("done_with_errors");
     expect((await api(`/api/v1/jobs/${jobId}/result`)).status).toBe(404);
   });
 });

@@ -61,6 +61,8 @@ export function mountExportOperation(app: OpenAPIHono<AppEnv>, op: ExportOperati
     {
       method: "post",
       scope: "read",
+      // Counted with the bulk requests: each starts a job.
+      budget: "bulk",
       path: op.route.path,
       operationId: op.route.operationId,
       summary: op.summary,
