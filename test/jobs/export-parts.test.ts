@@ -111,7 +111,10 @@ describe("an export that stops", () => {
     });
     expect(swept).toEqual([{ jobId, chunk: 1 }]);
     expect(sent).toEqual([]);
+    const carried = (await exportRow(jobId))?.carry_key;
+    expect(await env.PAYLOADS.head(carried ?? "")).not.toBeNull();
     await processDeadLetter(testEnv, { jobId, chunk: 1 }, JOB_PIPELINE);
+    expect(await env.PAYLOADS.head(carried ?? "")).toBeNull();
     const job = (await api(`/api/v1/jobs/${jobId}`)).json;
     expect(job.status).toBe("done_with_errors");
     expect((await api(`/api/v1/jobs/${jobId}/result`)).status).toBe(404);

@@ -4,7 +4,7 @@ import { EXPORT_JOB_TYPES, jobChunkRanges, jobChunks, jobs } from "../../db/sche
 import type { Bindings, Db } from "../../env.ts";
 import { log } from "../../lib/log.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { runExportMessage } from "../exports/consumer.ts";
+import { abandonExport, runExportMessage } from "../exports/consumer.ts";
 import type { ExportOperations } from "../exports/operation.ts";
 import {
   applyChunk,
@@ -258,6 +258,7 @@ export async function processDeadLetter(
   if (opened?.job.status === "running" && isExport(opened.job)) {
     const reason = "The export could not write its file after repeated attempts.";
     await closeJob(env, db, opened.job.id, reason, onFinalized);
+    await abandonExport(env, opened.job.id);
     return;
   }
   if (opened?.job.status !== "running" || !opened.range) return;

@@ -100,9 +100,15 @@ export async function runExportMessage(
     outcome,
   });
   if (outcome !== "mine") return;
-  if (state.carryKey) await env.PAYLOADS.delete(state.carryKey);
   if (written.complete) await finalizeJob(env, db, job.id, onFinalized, "file");
   else await env.JOBS_QUEUE.send({ jobId: job.id, chunk: k + 1 }, { contentType: "json" });
+  // The bytes this message read back are in its part now. Last: a failure here costs a stray
+  // object (retention deletes only the recorded one), never a stalled job.
+  if (state.carryKey) {
+    await env.PAYLOADS.delete(state.carryKey).catch((err: unknown) =>
+      log("warn", "job.export_carry_left", { job_id: job.id, key: state.carryKey, error: String(err) }),
+    );
+  }
 }
 
 function stateOf(row: StateRow | undefined): ExportState | null {
@@ -296,6 +302,13 @@ async function commit(env: Bindings, job: JobRow, k: number, w: Written): Promis
     await Promise.allSettled(cleanup);
     return closed ? "closed" : "theirs";
   }
+}
+
+/** After an export was given up (a dead letter): its unfinished upload and carried bytes go. */
+export async function abandonExport(env: Bindings, jobId: string) {
+  const [row] = await rawBatch(env.DB, [sql`SELECT * FROM job_exports WHERE job_id = ${jobId}`]);
+  const state = stateOf(row?.results[0] as StateRow | undefined);
+  if (state && !state.completed) await discard(env, jobId, state);
 }
 
 /** An export that will not finish: its unfinished upload and carried bytes go. */
