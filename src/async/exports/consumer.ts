@@ -21,7 +21,7 @@ export const PART_BYTES = 5 * 1024 * 1024;
 /** Listed rows per page: the first page's, then sized to fill the part (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
-const MAX_PAGE = 1000;
+const MAX_PAGE = 500;
 
 interface ExportState {
   format: ExportFormat;
@@ -47,8 +47,6 @@ interface StateRow {
   bytes: number;
   completed_at: string | null;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * One message of an export job: message `k` resumes after the last row the file holds, writes
@@ -153,7 +151,7 @@ async function writePart(
 ): Promise<Written> {
   const filters = (job.params.filters ?? {}) as Record<string, string>;
   const conditions = exportConditions(op.resource, filters, { store: await storeSettingsOf(env.DB) });
-  const buffer = new PartBuffer();
+  const buffer = new PartBuffer(PART_BYTES);
   let { bounds } = state;
   let total: number | undefined;
   let carriedIn = 0;
@@ -163,7 +161,7 @@ async function writePart(
       op.count(rowsAfter(op.resource, conditions, 0, bounds.id ?? 0), bounds),
     ]);
     total = (counted?.results[0] as { n: number } | undefined)?.n ?? 0;
-    if (state.format === "csv") buffer.push(encoder.encode(csvLine(op.csvColumns)));
+    if (state.format === "csv") buffer.write(csvLine(op.csvColumns));
   } else if (state.carryKey) {
     const carried = await env.PAYLOADS.get(state.carryKey);
     if (!carried) throw new Error(`export ${job.id}: the carried bytes ${state.carryKey} are missing`);
@@ -187,19 +185,19 @@ async function writePart(
       pageIds,
       rows.map((r) => r.results as Record<string, unknown>[]),
     );
-    const text =
-      state.format === "csv"
-        ? records.map((r) => csvLine(csvCells(op.csvColumns, r))).join("")
-        : records.map((r) => `${JSON.stringify(r)}\n`).join("");
-    const bytes = encoder.encode(text);
-    buffer.push(bytes);
+    const before = buffer.size;
+    for (const record of records) {
+      buffer.write(
+        state.format === "csv" ? csvLine(csvCells(op.csvColumns, record)) : `${JSON.stringify(record)}\n`,
+      );
+    }
     lines += records.length;
     cursor = last;
     if (pageIds.length < limit) {
       done = true;
       break;
     }
-    const perRow = Math.max(1, bytes.length / pageIds.length);
+    const perRow = Math.max(1, (buffer.size - before) / pageIds.length);
     limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, Math.ceil((PART_BYTES - buffer.size) / perRow)));
   }
   const key = resultKey(job.id);
@@ -220,7 +218,8 @@ async function writePart(
   };
   if (complete && state.parts.length === 0) {
     // The whole file fits one part: one object, no upload.
-    await env.PAYLOADS.put(key, buffer.concat(), {
+    const [file] = buffer.cut(true);
+    await env.PAYLOADS.put(key, file, {
       httpMetadata: { contentType: RESULT_TYPES[state.format] },
     });
     written.uploaded = buffer.size;
@@ -234,7 +233,7 @@ async function writePart(
     written.createdUpload = true;
   }
   const upload = env.PAYLOADS.resumeMultipartUpload(key, written.uploadId);
-  const [part, rest] = complete ? [buffer.concat(), new Uint8Array()] : buffer.cut(PART_BYTES);
+  const [part, rest] = buffer.cut(complete);
   if (part.length > 0) written.parts.push(await upload.uploadPart(state.partNumber, part));
   written.uploaded = part.length;
   if (rest.length > 0) {

@@ -7,12 +7,24 @@
 export const csvLine = (cells: readonly string[]) => `${cells.map(quote).join(",")}\r\n`;
 
 export function csvCells(columns: readonly string[], record: Record<string, unknown>): string[] {
-  return columns.map((column) => cell(valueAt(record, column)));
+  return pathsOf(columns).map((path) => cell(valueAt(record, path)));
 }
 
-function valueAt(record: Record<string, unknown>, column: string): unknown {
+const paths = new WeakMap<readonly string[], string[][]>();
+
+/** The columns' segments, split once per column list (a row of a variants file has 91 cells). */
+function pathsOf(columns: readonly string[]): string[][] {
+  let split = paths.get(columns);
+  if (!split) {
+    split = columns.map((c) => c.split("."));
+    paths.set(columns, split);
+  }
+  return split;
+}
+
+function valueAt(record: Record<string, unknown>, path: string[]): unknown {
   let node: unknown = record;
-  for (const segment of column.split(".")) {
+  for (const segment of path) {
     if (node === null || typeof node !== "object") return undefined;
     node = (node as Record<string, unknown>)[segment];
   }

@@ -26,8 +26,6 @@ export function variantStatements(page: SQL, bounds: ExportBounds): SQL[] {
 
 export const variantBound = sql`SELECT coalesce(max(id), 0) AS variant FROM variants`;
 
-const LOCALE_ORDER = new Map<string, number>(SUPPORTED_LOCALES.map((l, i) => [l, i]));
-
 /** Rows of `rows` grouped by the value of `key`. */
 export function groupBy(rows: ExportRow[], key: string): Map<unknown, ExportRow[]> {
   const groups = new Map<unknown, ExportRow[]>();
@@ -39,14 +37,18 @@ export function groupBy(rows: ExportRow[], key: string): Map<unknown, ExportRow[
   return groups;
 }
 
-/** Translations by locale, in the order of the supported locales; `fields` are each entry's columns. */
+/**
+ * Translations by locale, in the order their rows came (the translation table's key, by locale);
+ * `fields` are each entry's columns. Plain loops: it runs for every product and variant exported.
+ */
 export function translationsOf(rows: ExportRow[] | undefined, fields: readonly string[]) {
-  const sorted = [...(rows ?? [])].sort(
-    (a, b) => (LOCALE_ORDER.get(a.locale as string) ?? 99) - (LOCALE_ORDER.get(b.locale as string) ?? 99),
-  );
-  return Object.fromEntries(
-    sorted.map((row) => [row.locale as string, Object.fromEntries(fields.map((f) => [f, row[f] ?? null]))]),
-  );
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const row of rows ?? []) {
+    const entry: Record<string, unknown> = {};
+    for (const f of fields) entry[f] = row[f] ?? null;
+    out[row.locale as string] = entry;
+  }
+  return out;
 }
 
 function pricesOf(rows: ExportRow[] | undefined) {
