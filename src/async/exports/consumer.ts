@@ -174,21 +174,18 @@ async function writePart(
   let done = false;
   while (buffer.size < PART_BYTES) {
     const page = rowsAfter(op.resource, conditions, cursor, bounds.id ?? 0, limit);
-    const [ids, ...rows] = await rawBatch(env.DB, [page, ...op.statements(page, bounds)]);
+    const [ids, found] = await rawBatch(env.DB, [page, op.records(page, bounds)]);
     const pageIds = ((ids?.results ?? []) as { id: number }[]).map((r) => r.id);
     const last = pageIds.at(-1);
     if (last === undefined) {
       done = true;
       break;
     }
-    const records = op.records(
-      pageIds,
-      rows.map((r) => r.results as Record<string, unknown>[]),
-    );
+    const records = (found?.results ?? []) as { record: string }[];
     const before = buffer.size;
-    for (const record of records) {
+    for (const { record } of records) {
       buffer.write(
-        state.format === "csv" ? csvLine(csvCells(op.csvColumns, record)) : `${JSON.stringify(record)}\n`,
+        state.format === "csv" ? csvLine(csvCells(op.csvColumns, JSON.parse(record))) : `${record}\n`,
       );
     }
     lines += records.length;

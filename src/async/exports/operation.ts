@@ -13,9 +13,6 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  */
 export type ExportBounds = Record<string, number>;
 
-/** A row of a page's statements, with SQL column names. */
-export type ExportRow = Record<string, unknown>;
-
 /**
  * One export: the route starting it, the listed resource whose filters select its rows (walked in
  * id order, a page per statement batch), and how a page's rows become records in the shape of the
@@ -33,10 +30,12 @@ export interface ExportOperation<T extends ExportJobType = ExportJobType> {
   bounds?: SQL;
   /** How many records the rows `rows` selects (their ids, one column `id`) make. */
   count: (rows: SQL, bounds: ExportBounds) => SQL;
-  /** The statements reading what a page's records need; `page` selects the page's ids (column `id`). */
-  statements: (page: SQL, bounds: ExportBounds) => SQL[];
-  /** The page's records in file order, from its ids (in order) and its statements' rows. */
-  records: (ids: number[], rows: ExportRow[][]) => Record<string, unknown>[];
+  /**
+   * The statement reading a page's records, one row per record in file order with its JSON text in
+   * the column `record` (SQLite builds it: the Worker only writes it out); `page` selects the
+   * page's ids (column `id`).
+   */
+  records: (page: SQL, bounds: ExportBounds) => SQL;
   /** The record as documented: the bulk operation's record, which takes every line back. */
   record: z.ZodObject;
   /** The CSV header: dotted columns as the push CLI reads them. */

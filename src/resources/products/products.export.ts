@@ -1,13 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { ExportOperation, ExportRow } from "../../async/exports/operation.ts";
+import type { ExportOperation } from "../../async/exports/operation.ts";
 import { SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import {
-  groupBy,
-  translationsOf,
-  variantBound,
-  variantRecords,
-  variantStatements,
-} from "../variants/variants.export-records.ts";
+import { knownVariant, variantBound, variantRecord } from "../variants/variants.export-records.ts";
 import { ProductUpsertRecord } from "./products.bulk-record.ts";
 import { productResource } from "./products.resource.ts";
 
@@ -36,7 +30,23 @@ const PRODUCT_FIELDS = [
   "brand_id",
 ] as const;
 
-const byPosition = (a: ExportRow, b: ExportRow) => (a.position as number) - (b.position as number);
+const pairs = (alias: string, fields: readonly string[]) =>
+  sql.raw(fields.map((f) => `'${f}', ${alias}.${f}`).join(", "));
+
+/**
+ * A product's record, built by SQLite as JSON text: its fields, `category_ids` (main category
+ * first) and `images` by position, `translations` by locale, and its variants (those created before
+ * the export started) by position. Each subquery searches the product's rows by their key.
+ */
+const productRecord = (bounds: Record<string, number>) => sql`json_object(${pairs("p", PRODUCT_FIELDS)},
+    'category_ids', json((SELECT json_group_array(c.category_id ORDER BY c.position)
+      FROM product_categories c WHERE c.product_id = p.id)),
+    'images', json((SELECT json_group_array(json_object('url', i.url, 'position', i.position) ORDER BY i.position)
+      FROM product_images i WHERE i.product_id = p.id)),
+    'translations', json((SELECT json_group_object(t.locale, json_object(${pairs("t", TEXT_FIELDS)}))
+      FROM product_translations t WHERE t.product_id = p.id)),
+    'variants', json((SELECT json_group_array(json(${variantRecord}) ORDER BY v.position, v.id)
+      FROM variants v WHERE v.product_id = p.id AND ${knownVariant(bounds)})))`;
 
 export const productsExport = {
   type: "products_export",
@@ -47,42 +57,9 @@ export const productsExport = {
   resource: productResource,
   bounds: variantBound,
   count: (rows) => sql`SELECT count(*) AS n FROM (${rows})`,
-  statements: (page, bounds) => {
-    const ofPage = (table: string, alias: string) =>
-      sql`(${page}) AS page CROSS JOIN ${sql.raw(table)} ${sql.raw(alias)} ON ${sql.raw(alias)}.product_id = page.id`;
-    return [
-      sql`SELECT ${sql.raw(PRODUCT_FIELDS.map((f) => `p.${f}`).join(", "))}
-          FROM (${page}) AS page CROSS JOIN products p ON p.id = page.id`,
-      sql`SELECT t.product_id, t.locale, ${sql.raw(TEXT_FIELDS.map((f) => `t.${f}`).join(", "))}
-          FROM ${ofPage("product_translations", "t")}`,
-      sql`SELECT c.product_id, c.category_id, c.position FROM ${ofPage("product_categories", "c")}`,
-      sql`SELECT i.product_id, i.url, i.position FROM ${ofPage("product_images", "i")}`,
-      ...variantStatements(page, bounds),
-    ];
-  },
-  records: (ids, rows) => {
-    const [products = [], translations = [], categories = [], images = [], ...variantRows] = rows;
-    const productOf = new Map(products.map((p) => [p.id, p]));
-    const translationsOfProduct = groupBy(translations, "product_id");
-    const categoriesOf = groupBy(categories, "product_id");
-    const imagesOf = groupBy(images, "product_id");
-    const variantsOf = variantRecords(variantRows);
-    return ids.flatMap((id) => {
-      const product = productOf.get(id);
-      if (!product) return [];
-      return [
-        {
-          ...Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, product[f]])),
-          category_ids: [...(categoriesOf.get(id) ?? [])].sort(byPosition).map((c) => c.category_id),
-          images: [...(imagesOf.get(id) ?? [])]
-            .sort(byPosition)
-            .map((i) => ({ url: i.url, position: i.position })),
-          translations: translationsOf(translationsOfProduct.get(id), TEXT_FIELDS),
-          variants: variantsOf.get(id) ?? [],
-        },
-      ];
-    });
-  },
+  records: (page, bounds) =>
+    sql`SELECT ${productRecord(bounds)} AS record
+        FROM (${page}) AS page CROSS JOIN products p ON p.id = page.id ORDER BY page.id`,
   record: ProductUpsertRecord,
   csvColumns: [
     ...PRODUCT_FIELDS,

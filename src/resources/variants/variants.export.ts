@@ -6,7 +6,6 @@ import {
   variantBound,
   variantCount,
   variantRecords,
-  variantStatements,
 } from "./variants.export-records.ts";
 
 export const variantsExport = {
@@ -18,11 +17,7 @@ export const variantsExport = {
   resource: productResource,
   bounds: variantBound,
   count: (rows, bounds) => variantCount(rows, bounds.variant ?? 0),
-  statements: variantStatements,
-  records: (ids, rows) => {
-    const byProduct = variantRecords(rows);
-    return ids.flatMap((id) => byProduct.get(id) ?? []);
-  },
+  records: variantRecords,
   record: VariantUpdateRecord,
   csvColumns: VARIANT_CSV_COLUMNS,
   bodyExample: { filters: { status: "published", brand_ids: "1,2" }, format: "csv" },
