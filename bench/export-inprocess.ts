@@ -50,7 +50,6 @@ for (const job of input.exports) {
   recorder.take();
   const jobId = accepted[0]?.job_id ?? "";
   const messageMs: number[] = [];
-  let arrayBuffersPeak = 0;
   const catalogReads: CapturedStatement[] = [];
   while (queued.length > 0) {
     const message = queued.shift();
@@ -68,7 +67,6 @@ for (const job of input.exports) {
     );
     await settle();
     messageMs.push(performance.now() - messageStarted);
-    arrayBuffersPeak = Math.max(arrayBuffersPeak, process.memoryUsage().arrayBuffers);
     probe.end("message");
     for (const trip of recorder.take()) catalogReads.push(...trip.statements.filter(readsCatalog));
   }
@@ -93,7 +91,6 @@ for (const job of input.exports) {
     messageMs: { median: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, max: sorted.at(-1) ?? 0 },
     floorMs,
     floorStatements: catalogReads.length,
-    arrayBuffersPeakBytes: arrayBuffersPeak,
     memory: probe.jobEnd(),
   });
 }

@@ -39,7 +39,6 @@ interface InProcessExport {
   messageMs: { median: number; max: number };
   floorMs: number;
   floorStatements: number;
-  arrayBuffersPeakBytes: number;
   memory: JobMemory;
 }
 

@@ -9,7 +9,13 @@ import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../bul
 import type { ExportJobType, JobMessage, JobRow } from "../bulk/types.ts";
 import { csvCells, csvLine } from "./csv.ts";
 import { carryKey, RESULT_TYPES, resultKey } from "./keys.ts";
-import type { ExportBounds, ExportFormat, ExportOperation, ExportOperations } from "./operation.ts";
+import type {
+  ExportBounds,
+  ExportFormat,
+  ExportOperation,
+  ExportOperations,
+  ExportRow,
+} from "./operation.ts";
 import { exportConditions, rowsAfter } from "./pages.ts";
 import { PartBuffer } from "./part-buffer.ts";
 
@@ -174,16 +180,16 @@ async function writePart(
   let done = false;
   while (buffer.size < PART_BYTES) {
     const page = rowsAfter(op.resource, conditions, cursor, bounds.id ?? 0, limit);
-    const [ids, found] = await rawBatch(env.DB, [page, op.records(page, bounds)]);
+    const [ids, ...found] = await rawBatch(env.DB, [page, ...op.statements(page, bounds)]);
     const pageIds = ((ids?.results ?? []) as { id: number }[]).map((r) => r.id);
     const last = pageIds.at(-1);
     if (last === undefined) {
       done = true;
       break;
     }
-    const records = (found?.results ?? []) as { record: string }[];
+    const records = op.lines(found.map((r) => r.results as ExportRow[]));
     const before = buffer.size;
-    for (const { record } of records) {
+    for (const record of records) {
       buffer.write(
         state.format === "csv" ? csvLine(csvCells(op.csvColumns, JSON.parse(record))) : `${record}\n`,
       );

@@ -31,17 +31,22 @@ export interface ExportOperation<T extends ExportJobType = ExportJobType> {
   /** How many records the rows `rows` selects (their ids, one column `id`) make. */
   count: (rows: SQL, bounds: ExportBounds) => SQL;
   /**
-   * The statement reading a page's records, one row per record in file order with its JSON text in
-   * the column `record` (SQLite builds it: the Worker only writes it out); `page` selects the
-   * page's ids (column `id`).
+   * The statements reading a page's records as JSON text SQLite builds; `page` selects the page's
+   * ids (column `id`). Each row's text has a bound size (a record's parts, not a whole product):
+   * D1 refuses a value over 2 MB, and a product's 14 locales of texts may exceed it.
    */
-  records: (page: SQL, bounds: ExportBounds) => SQL;
+  statements: (page: SQL, bounds: ExportBounds) => SQL[];
+  /** The page's records as JSON text, in file order, joined from the statements' rows. */
+  lines: (rows: ExportRow[][]) => string[];
   /** The record as documented: the bulk operation's record, which takes every line back. */
   record: z.ZodObject;
   /** The CSV header: dotted columns as the push CLI reads them. */
   csvColumns: readonly string[];
   bodyExample: Record<string, unknown>;
 }
+
+/** A row of a page's statements, with SQL column names. */
+export type ExportRow = Record<string, unknown>;
 
 /** Every export operation by the job type it runs. */
 export type ExportOperations = { readonly [T in ExportJobType]: ExportOperation<T> };

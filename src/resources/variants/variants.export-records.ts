@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { ExportRow } from "../../async/exports/operation.ts";
 import { MARKET_KEYS, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 
 /*
@@ -19,7 +20,7 @@ const money = (amount: SQL, currency: SQL) =>
  * price in (by market), `translations` (by locale). A null `sku` (the record takes none) is left
  * out: the merge patch removes a key set to null, and adds `sku` last otherwise.
  */
-export const variantRecord = sql`json_patch(json_object(
+const variantRecord = sql`json_patch(json_object(
     'id', v.id, 'internal_id', v.internal_id, 'ean', v.ean, 'status', v.status,
     'min_quantity', v.min_quantity, 'quantity_factor', v.quantity_factor,
     'supplier_stock', v.supplier_stock, 'warehouse_stock', v.warehouse_stock,
@@ -36,13 +37,24 @@ export const variantRecord = sql`json_patch(json_object(
   ), json_object('sku', v.sku))`;
 
 /** Variants created after the export started are not in it. */
-export const knownVariant = (bounds: Record<string, number>) => sql`v.id <= ${bounds.variant ?? 0}`;
+const knownVariant = (bounds: Record<string, number>) => sql`v.id <= ${bounds.variant ?? 0}`;
 
-/** The records of a page's variants: by product (in page order), then position and id. */
+/** The records of a page's variants (`product_id`, `record`): by product (in page order), then position and id. */
 export const variantRecords = (page: SQL, bounds: Record<string, number>) =>
-  sql`SELECT ${variantRecord} AS record
+  sql`SELECT v.product_id, ${variantRecord} AS record
       FROM (${page}) AS page CROSS JOIN variants v ON v.product_id = page.id
       WHERE ${knownVariant(bounds)} ORDER BY page.id, v.position, v.id`;
+
+/** Rows of `rows` grouped by the value of `key`, in their order. */
+export function groupBy(rows: ExportRow[], key: string): Map<unknown, ExportRow[]> {
+  const groups = new Map<unknown, ExportRow[]>();
+  for (const row of rows) {
+    const group = groups.get(row[key]);
+    if (group) group.push(row);
+    else groups.set(row[key], [row]);
+  }
+  return groups;
+}
 
 export const variantBound = sql`SELECT coalesce(max(id), 0) AS variant FROM variants`;
 
