@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { ExportOperation, ExportRow } from "../../async/exports/operation.ts";
 import { SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import { groupBy, variantBound, variantRecords } from "../variants/variants.export-records.ts";
+import { groupBy, variantBound, variantLine, variantRecords } from "../variants/variants.export-records.ts";
 import { ProductUpsertRecord } from "./products.bulk-record.ts";
 import { productResource } from "./products.resource.ts";
 
@@ -34,34 +34,34 @@ const pairs = (alias: string, fields: readonly string[]) =>
   sql.raw(fields.map((f) => `'${f}', ${alias}.${f}`).join(", "));
 
 /**
- * A product's record as SQLite builds it, in three parts joined by `lines`: the product's fields
- * with `category_ids` (main category first) and `images` by position (`head`); each translation
- * as one entry (`entry`); and each variant created before the export started, by position. Each
- * part's related rows are searched by their key.
+ * A product's record as SQLite builds it, in parts joined by `lines`: the product's fields, its
+ * `category_ids` (main category first) and `images` by position; each translation as one entry;
+ * each variant created before the export started, by position. Each part's related rows are
+ * searched by their key; the parts are joined as text (a JSON value crossing a subquery is text).
  */
 const productHeads = (page: SQL) =>
-  sql`SELECT p.id, json_object(${pairs("p", PRODUCT_FIELDS)},
-      'category_ids', json((SELECT json_group_array(c.category_id ORDER BY c.position)
-        FROM product_categories c WHERE c.product_id = p.id)),
-      'images', json((SELECT json_group_array(json_object('url', i.url, 'position', i.position) ORDER BY i.position)
-        FROM product_images i WHERE i.product_id = p.id))) AS head
+  sql`SELECT p.id, json_object(${pairs("p", PRODUCT_FIELDS)}) AS head,
+      (SELECT json_group_array(c.category_id ORDER BY c.position)
+        FROM product_categories c WHERE c.product_id = p.id) AS category_ids,
+      (SELECT json_group_array(json_object('url', i.url, 'position', i.position) ORDER BY i.position)
+        FROM product_images i WHERE i.product_id = p.id) AS images
     FROM (${page}) AS page CROSS JOIN products p ON p.id = page.id ORDER BY page.id`;
 
 const productTranslations = (page: SQL) =>
   sql`SELECT t.product_id, t.locale, json_object(${pairs("t", TEXT_FIELDS)}) AS entry
     FROM (${page}) AS page CROSS JOIN product_translations t ON t.product_id = page.id`;
 
-/** `{…head, "translations": {…}, "variants": […]}`: the parts' JSON texts joined as they are. */
+/** `{…fields, "category_ids", "images", "translations": {…}, "variants": […]}`, joined as text. */
 function productLines([heads = [], translations = [], variants = []]: ExportRow[][]): string[] {
   const entries = groupBy(translations, "product_id");
   const variantsOf = groupBy(variants, "product_id");
   return heads.map((row) => {
-    const head = row.head as string;
+    const head = (row.head as string).slice(0, -1);
     const locales = (entries.get(row.id) ?? []).map(
       (t) => `${JSON.stringify(t.locale)}:${t.entry as string}`,
     );
-    const records = (variantsOf.get(row.id) ?? []).map((v) => v.record as string);
-    return `${head.slice(0, -1)},"translations":{${locales.join(",")}},"variants":[${records.join(",")}]}`;
+    const records = (variantsOf.get(row.id) ?? []).map(variantLine);
+    return `${head},"category_ids":${row.category_ids as string},"images":${row.images as string},"translations":{${locales.join(",")}},"variants":[${records.join(",")}]}`;
   });
 }
 

@@ -3,10 +3,10 @@ import type { ExportRow } from "../../async/exports/operation.ts";
 import { MARKET_KEYS, SUPPORTED_LOCALES } from "../../lib/locales.ts";
 
 /*
- * A variant as an export record, built by SQLite as JSON text: the variants update record (and the
- * nested variant of a products upsert) with every field a push can write back unchanged. Amounts
- * are written as stored (writers store them at 2 decimals). A subquery's JSON goes through json()
- * so it is embedded as JSON, not as a string.
+ * A variant as an export record, built by SQLite as JSON text in parts the Worker joins: the
+ * variants update record (and the nested variant of a products upsert) with every field a push can
+ * write back unchanged. Amounts are written as stored (writers store them at 2 decimals). The parts
+ * are joined as text, never nested as JSON values: a JSON value crossing a subquery is only text.
  */
 
 const KNOWN_MARKETS = sql.raw(MARKET_KEYS.map((m) => `'${m}'`).join(", "));
@@ -15,35 +15,37 @@ const KNOWN_MARKETS = sql.raw(MARKET_KEYS.map((m) => `'${m}'`).join(", "));
 const money = (amount: SQL, currency: SQL) =>
   sql`CASE WHEN ${amount} IS NOT NULL AND ${currency} <> '' THEN json_object('amount', ${amount}, 'currency', ${currency}) END`;
 
+const FIELDS = sql`'id', v.id, 'internal_id', v.internal_id, 'ean', v.ean, 'status', v.status,
+  'min_quantity', v.min_quantity, 'quantity_factor', v.quantity_factor,
+  'supplier_stock', v.supplier_stock, 'warehouse_stock', v.warehouse_stock,
+  'cost_price', ${money(sql`v.cost_price_amount`, sql`v.cost_price_currency`)}`;
+
 /**
- * The record of the variant `v`: its fields; `cost_price`; `prices` of each known market it has a
- * price in (by market), `translations` (by locale). A null `sku` (the record takes none) is left
- * out: the merge patch removes a key set to null, and adds `sku` last otherwise.
+ * The parts of the record of the variant `v`: its fields (`head`; a null `sku` left out, the record
+ * takes none), its `prices` in each known market it has one (by market; `+` keeps the search to the
+ * variant's few rows) and its `translations` (by locale).
  */
-const variantRecord = sql`json_patch(json_object(
-    'id', v.id, 'internal_id', v.internal_id, 'ean', v.ean, 'status', v.status,
-    'min_quantity', v.min_quantity, 'quantity_factor', v.quantity_factor,
-    'supplier_stock', v.supplier_stock, 'warehouse_stock', v.warehouse_stock,
-    'cost_price', ${money(sql`v.cost_price_amount`, sql`v.cost_price_currency`)},
-    'prices', json((SELECT json_group_object(vp.market, json_object(
-        'list_price', ${money(sql`vp.list_price`, sql`vp.currency`)},
-        'offer_price', ${money(sql`vp.offer_price`, sql`vp.currency`)},
-        'flash_offer', CASE WHEN vp.flash_price IS NOT NULL AND vp.flash_valid_from IS NOT NULL AND vp.flash_valid_until IS NOT NULL
-          THEN json_object('price', ${money(sql`vp.flash_price`, sql`vp.currency`)},
-            'valid_from', vp.flash_valid_from, 'valid_until', vp.flash_valid_until) END))
-      FROM variant_prices vp WHERE vp.variant_id = v.id AND vp.market IN (${KNOWN_MARKETS}))),
-    'translations', json((SELECT json_group_object(vt.locale, json_object('name', vt.name))
-      FROM variant_translations vt WHERE vt.variant_id = v.id))
-  ), json_object('sku', v.sku))`;
+const variantParts = sql`v.product_id,
+  CASE WHEN v.sku IS NULL THEN json_object(${FIELDS}) ELSE json_object(${FIELDS}, 'sku', v.sku) END AS head,
+  (SELECT json_group_object(vp.market, json_object(
+      'list_price', ${money(sql`vp.list_price`, sql`vp.currency`)},
+      'offer_price', ${money(sql`vp.offer_price`, sql`vp.currency`)},
+      'flash_offer', CASE WHEN vp.flash_price IS NOT NULL AND vp.flash_valid_from IS NOT NULL AND vp.flash_valid_until IS NOT NULL
+        THEN json_object('price', ${money(sql`vp.flash_price`, sql`vp.currency`)},
+          'valid_from', vp.flash_valid_from, 'valid_until', vp.flash_valid_until) END))
+    FROM variant_prices vp WHERE vp.variant_id = v.id AND +vp.market IN (${KNOWN_MARKETS})) AS prices,
+  (SELECT json_group_object(vt.locale, json_object('name', vt.name))
+    FROM variant_translations vt WHERE vt.variant_id = v.id) AS translations`;
 
-/** Variants created after the export started are not in it. */
-const knownVariant = (bounds: Record<string, number>) => sql`v.id <= ${bounds.variant ?? 0}`;
-
-/** The records of a page's variants (`product_id`, `record`): by product (in page order), then position and id. */
+/** The parts of a page's variants, by product (in page order), then position and id. */
 export const variantRecords = (page: SQL, bounds: Record<string, number>) =>
-  sql`SELECT v.product_id, ${variantRecord} AS record
+  sql`SELECT ${variantParts}
       FROM (${page}) AS page CROSS JOIN variants v ON v.product_id = page.id
-      WHERE ${knownVariant(bounds)} ORDER BY page.id, v.position, v.id`;
+      WHERE v.id <= ${bounds.variant ?? 0} ORDER BY page.id, v.position, v.id`;
+
+/** A variant's record from its parts: `{…head, "prices": …, "translations": …}`. */
+export const variantLine = (row: ExportRow) =>
+  `${(row.head as string).slice(0, -1)},"prices":${row.prices as string},"translations":${row.translations as string}}`;
 
 /** Rows of `rows` grouped by the value of `key`, in their order. */
 export function groupBy(rows: ExportRow[], key: string): Map<unknown, ExportRow[]> {

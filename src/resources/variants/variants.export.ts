@@ -5,6 +5,7 @@ import {
   VARIANT_CSV_COLUMNS,
   variantBound,
   variantCount,
+  variantLine,
   variantRecords,
 } from "./variants.export-records.ts";
 
@@ -18,7 +19,7 @@ export const variantsExport = {
   bounds: variantBound,
   count: (rows, bounds) => variantCount(rows, bounds.variant ?? 0),
   statements: (page, bounds) => [variantRecords(page, bounds)],
-  lines: ([variants = []]) => variants.map((v) => v.record as string),
+  lines: ([variants = []]) => variants.map(variantLine),
   record: VariantUpdateRecord,
   csvColumns: VARIANT_CSV_COLUMNS,
   bodyExample: { filters: { status: "published", brand_ids: "1,2" }, format: "csv" },
