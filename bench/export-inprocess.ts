@@ -1,9 +1,10 @@
 /**
  * Child process of the benchmark's export stage: runs export jobs with the served bundle in Node
  * (its `fetch` for the POST, its `queue` handler for each message, one at a time) over node:sqlite
- * and in-memory R2/queues, under --expose-gc: each message's wall time and peak heap (as the memory
- * stage measures it), and the SQL floor, the statements that read the export's pages (bounds,
- * count, pages) replayed on node:sqlite once the job is done.
+ * and in-memory R2/queues, under --expose-gc: each export twice, first timed (each message's wall
+ * time, and the SQL floor: the statements that read the export's pages, replayed on node:sqlite
+ * once the job is done), then measured (a full GC before each message, its peak heap as the memory
+ * stage measures it).
  *
  * Input: one JSON argument {bundle, sqliteFile, secret, exports: [{key, path, body}]}.
  */
@@ -24,7 +25,6 @@ const input = JSON.parse(process.argv[2] ?? "{}") as Input;
 const worker = await loadWorker(input.bundle);
 const db = openDb(input.sqliteFile);
 const { recorder, env, ctx, queued, settle } = inProcessEnv(db);
-const probe = memoryProbe(true);
 
 /** A statement that reads the catalog for the export (not the job's bookkeeping). */
 const readsCatalog = (s: CapturedStatement) =>
@@ -33,8 +33,8 @@ const readsCatalog = (s: CapturedStatement) =>
     s.sql,
   );
 
-const out = [];
-for (const job of input.exports) {
+/** One export from its POST to its last message; `probe` measures the heap of each message. */
+async function runExport(job: Input["exports"][number], probe: ReturnType<typeof memoryProbe>) {
   const started = performance.now();
   const res = await worker.fetch(
     new Request(`http://127.0.0.1${job.path}`, {
@@ -81,7 +81,7 @@ for (const job of input.exports) {
   for (const s of catalogReads) db.prepare(s.sql).all(...s.params);
   const floorMs = performance.now() - floorStarted;
   const sorted = [...messageMs].sort((a, b) => a - b);
-  out.push({
+  return {
     key: job.key,
     status: row?.status ?? `HTTP ${res.status}`,
     records: row?.processed_records ?? 0,
@@ -92,7 +92,14 @@ for (const job of input.exports) {
     floorMs,
     floorStatements: catalogReads.length,
     memory: probe.jobEnd(),
-  });
+  };
+}
+
+const out = [];
+for (const job of input.exports) {
+  const timed = await runExport(job, memoryProbe(false));
+  const measured = await runExport(job, memoryProbe(true));
+  out.push({ ...timed, memory: measured.memory });
 }
 db.close();
 process.stdout.write(JSON.stringify(out));
