@@ -27,7 +27,7 @@ export const PART_BYTES = 5 * 1024 * 1024;
 /** Listed rows per page: the first page's, then sized to fill the part (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
-const MAX_PAGE = 500;
+const MAX_PAGE = 200;
 
 interface ExportState {
   format: ExportFormat;
