@@ -7,7 +7,8 @@
  * `wrangler dev`, and measures reads, bulk jobs and the bundle against their floors, the accept time
  * of worst-case bulk bodies and the heap of the bulk path, the Worker CPU per request with its
  * breakdown, D1 rows read per read at two catalog sizes, a simulated deployment's round trips, and
- * the edge cache (hit, miss and bypass per read; a storefront workload with the cache on and off).
+ * the edge cache (hit, miss and bypass per read; a storefront workload with the cache on and off), and
+ * export jobs of the whole catalog (over wrangler dev, and in Node against their SQL floor).
  * Writes RESULTS.md and results.json (bench/ for a full run, bench/.data/quick/ for --quick).
  */
 import { randomBytes } from "node:crypto";
@@ -25,6 +26,7 @@ import { type CostStage, measureStorage, probeRowsRead, type RowsReadProbe } fro
 import { measureD1Decode } from "./lib/d1-decode.ts";
 import type { RoundTrip } from "./lib/d1-shim.ts";
 import { createState, loadSeed, snapshot, tableCounts } from "./lib/database.ts";
+import { catalogSize, type ExportStage, runExportHttp, runExportInProcess } from "./lib/export-stage.ts";
 import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
 import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
@@ -46,7 +48,7 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt, plans or cache; repeatable) and update its section of
+  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt, plans, cache or export; repeatable) and update its section of
                  the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
@@ -67,9 +69,11 @@ time, each read's p50 at c=1 and the two 10 MB jobs' wall time), plans (bulk upd
 grown by pushes from the demo seed, its planner statistics kept, beside a seeded catalog; \`--only plans\`
 seeds no main catalog), cache (wrangler dev with the edge cache on: each read's hit, miss and bypass at
 c=1, then a Zipf storefront workload with a catalog write a second and a bulk job, run again on the
-cache-off server; --quick runs it for a few seconds). A full run has them all.`;
+cache-off server; --quick runs it for a few seconds), export (the catalog's products as JSONL and variants as CSV
+through export jobs over wrangler dev, then in Node: per message time and heap, and the page statements' SQL
+floor). A full run has them all.`;
 
-const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans", "cache"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans", "cache", "export"] as const;
 
 const CONNECTIONS = [1, 16];
 /** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
@@ -203,7 +207,7 @@ async function main(argv: string[]) {
   setup.bundle_build = bundle.buildMs;
   const config = bundleConfig(bundle, join(workDir, "wrangler.toml"));
 
-  const needsServer = runs("reads") || runs("bulk") || runs("accept") || runs("cache");
+  const needsServer = runs("reads") || runs("bulk") || runs("accept") || runs("cache") || runs("export");
   const cachePlan = runs("cache") ? storefrontPlan(floorFile, quick) : undefined;
   const server =
     needsServer &&
@@ -220,6 +224,7 @@ async function main(argv: string[]) {
   let cpu: CpuStage | undefined;
   let cache: CacheStage | undefined;
   let cacheOff: StorefrontRun | undefined;
+  let exportsStage: ExportStage | undefined;
   let mainRowsRead = new Map<string, RowsReadProbe>();
   let compareRowsRead = new Map<string, RowsReadProbe>();
   try {
@@ -255,6 +260,15 @@ async function main(argv: string[]) {
         quick,
         errors,
       });
+    }
+    if (server && runs("export")) {
+      // Before the bulk jobs' rows are counted in: the catalog as seeded (floor.sqlite's copy).
+      exportsStage = {
+        measuredAt: new Date().toISOString(),
+        ...catalogSize(floorFile),
+        http: await runExportHttp({ origin: server.origin, secret, errors }),
+        inProcess: [],
+      };
     }
     if (server && cachePlan) {
       // The storefront workload on this cache-off server: what the cache stage compares against.
@@ -309,6 +323,17 @@ async function main(argv: string[]) {
       workDir,
       bulkBytes,
       jobs: memoryJobs,
+      errors,
+    });
+  }
+  if (exportsStage) {
+    // On a copy of its own: the export jobs write their bookkeeping rows.
+    const exportFile = join(workDir, "export.sqlite");
+    snapshot(floorFile, exportFile);
+    exportsStage.inProcess = runExportInProcess({
+      bundle: bundle.entry,
+      sqliteFile: exportFile,
+      secret,
       errors,
     });
   }
@@ -402,6 +427,7 @@ async function main(argv: string[]) {
     cost,
     plans,
     cache,
+    exports: exportsStage,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -436,6 +462,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   if (only.includes("cpu") && fresh.cpu) merged.cpu = { ...fresh.cpu, run: note };
   if (only.includes("plans") && fresh.plans) merged.plans = { ...fresh.plans, run: note };
   if (only.includes("cache") && fresh.cache) merged.cache = { ...fresh.cache, run: note };
+  if (only.includes("export") && fresh.exports) merged.exports = { ...fresh.exports, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

@@ -8,6 +8,7 @@ import { settleMessage } from "./async/settle-message.ts";
 import type { Bindings } from "./env.ts";
 import { log } from "./lib/log.ts";
 import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
+import { EXPORT_OPERATIONS } from "./resources/export-operations.ts";
 import { onJobFinalized } from "./resources/webhooks/job-finalized.ts";
 import { DELIVERED_EVENTS, WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
 
@@ -46,8 +47,12 @@ const webhookMessage: z.ZodType<WebhookMessage> = z.object({
   attempt: z.number().int().positive(),
 });
 
-/** The jobs consumer's registry: each job type's operation, and what a job's final state sets off. */
-export const JOB_PIPELINE: JobPipeline = { operations: BULK_OPERATIONS, onFinalized: onJobFinalized };
+/** The jobs consumer's registry: each job type's operation (bulk or export), and what a job's final state sets off. */
+export const JOB_PIPELINE: JobPipeline = {
+  operations: BULK_OPERATIONS,
+  exports: EXPORT_OPERATIONS,
+  onFinalized: onJobFinalized,
+};
 
 /**
  * The queues the Worker consumes, by their name without the Worker's prefix: `storefront-jobs`,

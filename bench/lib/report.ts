@@ -1,6 +1,7 @@
 import { cacheSection } from "./report-cache.ts";
 import { costSection } from "./report-cost.ts";
 import { cpuSection, cpuTargets } from "./report-cpu.ts";
+import { exportSection, exportTargets } from "./report-export.ts";
 import { acceptSection, hardeningTargets, memorySection } from "./report-hardening.ts";
 import { plansSection } from "./report-plans.ts";
 import { rttSection } from "./report-rtt.ts";
@@ -299,6 +300,10 @@ export function renderMarkdown(r: Results): string {
     "",
     ...memorySection(r),
     "",
+    "## Export jobs of the whole catalog",
+    "",
+    ...exportSection(r),
+    "",
     "## Cost at scale: D1 rows read and storage",
     "",
     ...costSection(r),
@@ -317,6 +322,7 @@ export function renderMarkdown(r: Results): string {
     ...cpuTargets(r),
     ...otherTargets(r),
     ...hardeningTargets(r),
+    ...exportTargets(r),
     ...(r.errors.length > 0 ? ["", "## Errors during the run", "", ...r.errors.map((e) => `- ${e}`)] : []),
     "",
     "## Method",

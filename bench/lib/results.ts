@@ -6,6 +6,7 @@ import type { BundleSize } from "./bundle.ts";
 import type { CacheStage } from "./cache-stage.ts";
 import type { CostStage } from "./cost-stage.ts";
 import type { RoundTrip } from "./d1-shim.ts";
+import type { ExportStage } from "./export-stage.ts";
 import type { SqlFloor } from "./floors.ts";
 import type { LoadResult, Probe } from "./load.ts";
 import type { machine } from "./machine.ts";
@@ -119,6 +120,7 @@ export interface Results {
   cost?: CostStage;
   /** Bulk updates on catalogs grown by pushes under the demo seed's planner statistics. */
   plans?: PlansStage;
+  exports?: ExportStage;
   /** The edge cache: hit, miss and bypass per read, and the storefront workload with it on and off. */
   cache?: CacheStage;
   errors: string[];

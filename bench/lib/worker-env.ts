@@ -40,6 +40,33 @@ export function inProcessEnv(db: DatabaseSync) {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const queued: unknown[] = [];
+  const uploads = new Map<string, Map<number, Uint8Array>>();
+  const multipart = (key: string, uploadId: string) => ({
+    key,
+    uploadId,
+    uploadPart: async (partNumber: number, value: Uint8Array) => {
+      const parts = uploads.get(uploadId) ?? new Map<number, Uint8Array>();
+      parts.set(partNumber, value.slice());
+      uploads.set(uploadId, parts);
+      return { partNumber, etag: String(partNumber) };
+    },
+    complete: async (parts: { partNumber: number }[]) => {
+      const stored = uploads.get(uploadId) ?? new Map<number, Uint8Array>();
+      const chunks = parts.map((p) => stored.get(p.partNumber) ?? new Uint8Array());
+      const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const c of chunks) {
+        joined.set(c, at);
+        at += c.length;
+      }
+      objects.set(key, joined);
+      uploads.delete(uploadId);
+      return { key };
+    },
+    abort: async () => {
+      uploads.delete(uploadId);
+    },
+  });
   const pending: Promise<unknown>[] = [];
   const bucket = {
     put: async (key: string, value: string | Uint8Array) => {
@@ -52,6 +79,7 @@ export function inProcessEnv(db: DatabaseSync) {
       const range = options?.range;
       const bytes = range ? stored.subarray(range.offset, range.offset + range.length) : stored;
       return {
+        size: bytes.length,
         text: async () => decoder.decode(bytes),
         json: async () => JSON.parse(decoder.decode(bytes)),
         arrayBuffer: async () => bytes.slice().buffer,
@@ -60,6 +88,10 @@ export function inProcessEnv(db: DatabaseSync) {
     delete: async (keys: string | string[]) => {
       for (const k of Array.isArray(keys) ? keys : [keys]) objects.delete(k);
     },
+    head: async (key: string) => (objects.has(key) ? { key, size: objects.get(key)?.length ?? 0 } : null),
+    // Multipart uploads (an export's file): parts kept apart until `complete` joins them.
+    createMultipartUpload: async (key: string) => multipart(key, crypto.randomUUID()),
+    resumeMultipartUpload: (key: string, uploadId: string) => multipart(key, uploadId),
     list: async () => ({ objects: [], truncated: false }),
   };
   const queue = {

@@ -1,4 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
+import { type ExportedFile, type ExportJobOptions, exportJob } from "./exports.ts";
 import { jobLogs, type SubmitBulkArgs, submitBulk, type WaitForJobOptions, waitForJob } from "./jobs.ts";
 import type { LoosePaths } from "./loose.ts";
 import { bearerAuth, bookmarkCarrier, idempotencyKeys } from "./middleware.ts";
@@ -8,6 +9,8 @@ import type { paths } from "./schema.d.ts";
 import type {
   BulkBody,
   BulkPath,
+  ExportBody,
+  ExportKind,
   Job,
   JobAccepted,
   JobLogEntry,
@@ -21,6 +24,10 @@ export type { components, operations, paths } from "./schema.d.ts";
 export type {
   BulkBody,
   BulkPath,
+  ExportBody,
+  ExportedFile,
+  ExportJobOptions,
+  ExportKind,
   Job,
   JobAccepted,
   JobLogEntry,
@@ -61,6 +68,8 @@ export interface StorefrontClient {
     jobId: string,
     options?: { severity?: LogSeverity | LogSeverity[] },
   ): AsyncGenerator<JobLogEntry, void, undefined>;
+  /** Starts an export of `kind`, waits for its job and opens its file as a stream. */
+  exportJob(kind: ExportKind, options?: ExportJobOptions): Promise<ExportedFile>;
 }
 
 /**
@@ -84,5 +93,6 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
     waitForJob: (jobId, waitOptions) => waitForJob(api, jobId, waitOptions),
     submitBulk: (path, body, ...rest) => submitBulk(loose, path, body, ...rest),
     jobLogs: (jobId, logOptions) => jobLogs(loose, jobId, logOptions),
+    exportJob: (kind, exportOptions) => exportJob(api, loose, kind, exportOptions),
   };
 }

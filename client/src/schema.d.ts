@@ -228,6 +228,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export products (asynchronous)
+         * @description Starts a job (type `products_export`) writing every product matching `filters` (the filters of `GET /api/v1/products`) to a file: one products upsert record per line (`ProductBulkRecord`: the product with its categories, images, translations in every locale and its variants with their prices), in JSONL or CSV. Read it from `GET /api/v1/jobs/{id}/result` once the job is final; pushing it back unchanged (`match_by: id`) changes nothing. `summary.total_records` is the number of products counted when the job starts, `processed_records` the lines written so far.
+         */
+        post: operations["exportProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products/{product_id}/variants": {
         parameters: {
             query?: never;
@@ -302,6 +322,26 @@ export interface paths {
          * @description Assigns merchant internal ids to the one variant (and/or its product) each item matches; no match or an ambiguous one is logged, not linked. Job type `identifiers_link`.
          */
         post: operations["linkVariantIdentifiers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/variants/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export variants (asynchronous)
+         * @description Starts a job (type `variants_export`) writing every variant of the products matching `filters` (the filters of `GET /api/v1/products`) to a file: one variants update record per line (`VariantBulkRecord`, with `id` and `internal_id`), in JSONL or CSV. Read it from `GET /api/v1/jobs/{id}/result` once the job is final; pushing it back unchanged (`match_by: id`) changes nothing. `summary.total_records` is the number of variants counted when the job starts, `processed_records` the lines written so far.
+         */
+        post: operations["exportVariants"];
         delete?: never;
         options?: never;
         head?: never;
@@ -588,6 +628,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/{id}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the file of an export job
+         * @description Streams the file an export job (`products_export`, `variants_export`) wrote, once the job is final: JSONL (`application/x-ndjson`, one record per line) or CSV (`text/csv`, a header row, then one record per row), as an attachment, gzip-compressed when `Accept-Encoding` allows. 409 while the job is `pending` or `running`; 404 for a job that has no file (not an export, or an export canceled before its file was complete). The file goes with the job (retention).
+         */
+        get: operations["getJobResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs/{id}/logs": {
         parameters: {
             query?: never;
@@ -842,7 +902,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type?: "products_bulk_upsert" | "variants_bulk_update" | "price_list_variant_prices_bulk_update" | "identifiers_link";
+            type?: "products_bulk_upsert" | "variants_bulk_update" | "price_list_variant_prices_bulk_update" | "identifiers_link" | "products_export" | "variants_export";
             /** @enum {string} */
             status?: "pending" | "running" | "done" | "done_with_errors" | "failed";
             /** @description True when the job was submitted with `options.dry_run`: its logs and summary are those of a real run, but nothing was applied and no webhook fired. */
@@ -3548,6 +3608,90 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    exportProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The rows to export, by the filters of `GET /api/v1/products` (names and values as in a query string; different filters AND, the values of one OR). Absent: every row. */
+                    filters?: {
+                        /** @description As the `brand_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        brand_ids?: string;
+                        /** @description As the `category_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        category_ids?: string;
+                        /** @description As the `created_at_from` parameter of `GET /api/v1/products`, in its query-string form. */
+                        created_at_from?: string;
+                        /** @description As the `created_at_to` parameter of `GET /api/v1/products`, in its query-string form. */
+                        created_at_to?: string;
+                        /** @description As the `updated_at_from` parameter of `GET /api/v1/products`, in its query-string form. */
+                        updated_at_from?: string;
+                        /** @description As the `updated_at_to` parameter of `GET /api/v1/products`, in its query-string form. */
+                        updated_at_to?: string;
+                        /** @description As the `ean` parameter of `GET /api/v1/products`, in its query-string form. */
+                        ean?: string;
+                        /** @description As the `internal_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        internal_ids?: string;
+                        /** @description As the `product_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        product_ids?: string;
+                        /** @description As the `product_structure` parameter of `GET /api/v1/products`, in its query-string form. */
+                        product_structure?: string;
+                        /** @description As the `sku` parameter of `GET /api/v1/products`, in its query-string form. */
+                        sku?: string;
+                        /** @description As the `slug` parameter of `GET /api/v1/products`, in its query-string form. */
+                        slug?: string;
+                        /** @description As the `status` parameter of `GET /api/v1/products`, in its query-string form. */
+                        status?: string;
+                        /** @description As the `supplier_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        supplier_ids?: string;
+                    };
+                    /**
+                     * @description `jsonl` (default): one JSON record per line. `csv`: a header row and one record per row, in the layout the push CLI reads.
+                     * @enum {string}
+                     */
+                    format?: "jsonl" | "csv";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listProductVariants: {
         parameters: {
             query?: {
@@ -3743,6 +3887,90 @@ export interface operations {
                         /** @description Validate and match every record as a real run would and write the same log entries, summary and status, but change nothing and fire no webhook; the job's `dry_run` field (`fields=dry_run`) is true. Records are judged as in a real run of the same payload on the same data, after what every earlier record of the payload would have written (a product created and matched again further on, two records claiming one internal id). Default false. */
                         dry_run?: boolean;
                     };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted and queued; read the outcome from the job and its logs. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportVariants: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */
+                "idempotency-key"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The rows to export, by the filters of `GET /api/v1/products` (names and values as in a query string; different filters AND, the values of one OR). Absent: every row. */
+                    filters?: {
+                        /** @description As the `brand_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        brand_ids?: string;
+                        /** @description As the `category_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        category_ids?: string;
+                        /** @description As the `created_at_from` parameter of `GET /api/v1/products`, in its query-string form. */
+                        created_at_from?: string;
+                        /** @description As the `created_at_to` parameter of `GET /api/v1/products`, in its query-string form. */
+                        created_at_to?: string;
+                        /** @description As the `updated_at_from` parameter of `GET /api/v1/products`, in its query-string form. */
+                        updated_at_from?: string;
+                        /** @description As the `updated_at_to` parameter of `GET /api/v1/products`, in its query-string form. */
+                        updated_at_to?: string;
+                        /** @description As the `ean` parameter of `GET /api/v1/products`, in its query-string form. */
+                        ean?: string;
+                        /** @description As the `internal_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        internal_ids?: string;
+                        /** @description As the `product_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        product_ids?: string;
+                        /** @description As the `product_structure` parameter of `GET /api/v1/products`, in its query-string form. */
+                        product_structure?: string;
+                        /** @description As the `sku` parameter of `GET /api/v1/products`, in its query-string form. */
+                        sku?: string;
+                        /** @description As the `slug` parameter of `GET /api/v1/products`, in its query-string form. */
+                        slug?: string;
+                        /** @description As the `status` parameter of `GET /api/v1/products`, in its query-string form. */
+                        status?: string;
+                        /** @description As the `supplier_ids` parameter of `GET /api/v1/products`, in its query-string form. */
+                        supplier_ids?: string;
+                    };
+                    /**
+                     * @description `jsonl` (default): one JSON record per line. `csv`: a header row and one record per row, in the layout the push CLI reads.
+                     * @enum {string}
+                     */
+                    format?: "jsonl" | "csv";
                 };
             };
         };
@@ -4725,7 +4953,7 @@ export interface operations {
                 /** @description Job statuses. Comma-separated strings (repeat the parameter to add more), at most 10. */
                 status?: ("pending" | "running" | "done" | "done_with_errors" | "failed" | "completed_with_errors")[];
                 /** @description Job types. Comma-separated strings (repeat the parameter to add more), at most 10. */
-                type?: ("products_bulk_upsert" | "variants_bulk_update" | "price_list_variant_prices_bulk_update" | "identifiers_link")[];
+                type?: ("products_bulk_upsert" | "variants_bulk_update" | "price_list_variant_prices_bulk_update" | "identifiers_link" | "products_export" | "variants_export")[];
                 /** @description Created at or after this instant (date or date-time, inclusive). */
                 created_at_from?: string;
                 /** @description Created at or before this instant (date or date-time, inclusive). */
@@ -4881,6 +5109,65 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJobResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer: 304 without a body while the answer is unchanged. */
+                "if-none-match"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
+                    /** @description `attachment; filename="<job type>-<job id>.<jsonl|csv>"`. */
+                    "Content-Disposition"?: string;
+                    /** @description `gzip` when the request's `Accept-Encoding` takes it (the file is compressed as it streams). */
+                    "Content-Encoding"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

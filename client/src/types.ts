@@ -26,12 +26,22 @@ export type ListItem<P extends ListPath> =
 /** A list path's parameters (`path`, `query`, `header`), as openapi-fetch takes them. */
 export type ListParams<P extends ListPath> = OperationParams<Operation<P, "get">>;
 
-/** The paths that take a bulk body and answer 202 with a job. */
+/** The kinds of rows an export writes: `POST /api/v1/<kind>/export`. */
+export type ExportKind = "products" | "variants";
+
+/** The paths that take a bulk body and answer 202 with a job (the exports' aside). */
 export type BulkPath = {
-  [P in keyof paths]: JsonBody<Operation<P, "post">, 202> extends components["schemas"]["JobAccepted"]
-    ? P
-    : never;
+  [P in keyof paths]: P extends `/api/v1/${ExportKind}/export`
+    ? never
+    : JsonBody<Operation<P, "post">, 202> extends components["schemas"]["JobAccepted"]
+      ? P
+      : never;
 }[keyof paths];
+
+/** An export's request body (`filters`, `format`): the same for every kind. */
+export type ExportBody = NonNullable<
+  paths["/api/v1/products/export"]["post"]["requestBody"]
+>["content"]["application/json"];
 
 /** A bulk path's request body. */
 export type BulkBody<P extends BulkPath> =

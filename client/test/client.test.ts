@@ -198,3 +198,38 @@ test("waitForJob stops when its signal aborts", async () => {
   });
   await assert.rejects(waiting, /stop/);
 });
+
+test("exportJob starts the export, follows its job and streams its file", async () => {
+  const id = "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c";
+  const job = (status: string, processed: number) =>
+    json({
+      id,
+      type: "products_export",
+      status,
+      summary: { total_records: 2, processed_records: processed },
+    });
+  const { fetch, seen } = scriptedFetch([
+    json([{ job_id: id, status: "pending" }], 202),
+    job("running", 1),
+    job("done", 2),
+    new Response('{"id":1}\n{"id":2}\n', { headers: { "content-type": "application/x-ndjson" } }),
+  ]);
+  const progress: number[] = [];
+  const file = await client(fetch).exportJob("products", {
+    filters: { brand_ids: "1,2" },
+    intervalMs: 1,
+    onProgress: (j) => progress.push(j.summary?.processed_records ?? -1),
+  });
+  assert.equal(file.job.status, "done");
+  assert.deepEqual(progress, [1, 2]);
+  assert.equal(await new Response(file.body).text(), '{"id":1}\n{"id":2}\n');
+  assert.deepEqual(
+    seen.map((r) => `${r.method} ${r.url.pathname}`),
+    [
+      "POST /api/v1/products/export",
+      `GET /api/v1/jobs/${id}`,
+      `GET /api/v1/jobs/${id}`,
+      `GET /api/v1/jobs/${id}/result`,
+    ],
+  );
+});

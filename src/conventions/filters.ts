@@ -11,7 +11,7 @@ import {
   intParam,
   stringListParam,
 } from "../http/params.ts";
-import type { FilterDef, RenderContext, UnbrandedFilter } from "./resource.ts";
+import type { FilterContext, FilterDef, UnbrandedFilter } from "./resource.ts";
 import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "./sql.ts";
 
 /**
@@ -20,11 +20,11 @@ import { hasRelated, jsonIn, jsonInNoCase, slugInAnyLocale } from "./sql.ts";
  */
 export function filter<S extends z.ZodType>(
   schema: S,
-  where: (value: z.output<S>, ctx: RenderContext) => SQL | undefined,
+  where: (value: z.output<S>, ctx: FilterContext) => SQL | undefined,
   options: {
     required?: boolean;
     keptCount?: (value: z.output<S>) => string;
-    matches?: (value: z.output<S>, ctx: RenderContext) => SQL | undefined;
+    matches?: (value: z.output<S>, ctx: FilterContext) => SQL | undefined;
   } = {},
 ): FilterDef {
   const def: UnbrandedFilter = { schema, where, ...options };
@@ -124,6 +124,10 @@ export const throughRelated = (
   matches: (v: never, ctx) => {
     const condition = filter.where(v, ctx);
     return condition && sql`SELECT ${fk} FROM ${related} WHERE ${condition}`;
+  },
+  perRow: (v: never, ctx) => {
+    const condition = filter.where(v, ctx);
+    return condition && sql`EXISTS (SELECT 1 FROM ${related} WHERE ${fk} = ${id} AND ${condition})`;
   },
 });
 

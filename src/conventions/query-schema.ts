@@ -86,19 +86,29 @@ export function conventionQuerySchema(resource: AnyResource, mode: "list" | "sin
       shape[name] = filter.required ? filter.schema : filter.schema.optional();
     }
   }
-  return z
-    .object(shape)
-    .strict()
-    .superRefine((query, ctx) => {
-      for (const key of Object.keys(query)) {
-        const base = key.endsWith("_from") ? key.slice(0, -5) : undefined;
-        const from = base ? query[key] : undefined;
-        const to = base ? query[`${base}_to`] : undefined;
-        if (typeof from === "string" && typeof to === "string" && from > to) {
-          ctx.addIssue({ code: "custom", path: [key], message: `must not be later than ${base}_to` });
-        }
-      }
-    });
+  return z.object(shape).strict().superRefine(rangesInOrder);
+}
+
+/** `<name>_from` no later than `<name>_to`. */
+function rangesInOrder(query: Record<string, unknown>, ctx: z.RefinementCtx) {
+  for (const key of Object.keys(query)) {
+    const base = key.endsWith("_from") ? key.slice(0, -5) : undefined;
+    const from = base ? query[key] : undefined;
+    const to = base ? query[`${base}_to`] : undefined;
+    if (typeof from === "string" && typeof to === "string" && from > to) {
+      ctx.addIssue({ code: "custom", path: [key], message: `must not be later than ${base}_to` });
+    }
+  }
+}
+
+/**
+ * A list's filters alone, each taking the value a query string gives it (`"1,2"`), checked as the
+ * list checks them: what an export's `filters` object takes.
+ */
+export function filterSchema(resource: AnyResource) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, filter] of Object.entries(resource.filters ?? {})) shape[name] = filter.schema.optional();
+  return z.object(shape).strict().superRefine(rangesInOrder);
 }
 
 /** The query schema of a write (POST/PATCH), which answers like a get: `fields` and `locales` only. */

@@ -20,6 +20,9 @@ export interface RenderContext {
   today: string;
 }
 
+/** What a filter's condition may read besides its value: the store (a job has no request). */
+export type FilterContext = Pick<RenderContext, "store">;
+
 /** Data loaded in batches for a page of rows: loader name → (row id → value). */
 export type Related = Record<string, Map<number, unknown>>;
 
@@ -118,7 +121,7 @@ declare const typedFilter: unique symbol;
 export interface FilterDef {
   readonly [typedFilter]: true;
   schema: z.ZodType;
-  where: (value: never, ctx: RenderContext) => SQL | undefined;
+  where: (value: never, ctx: FilterContext) => SQL | undefined;
   required?: boolean;
   /**
    * The `row_counts` key that triggers keep for this value's matches (migration 0005), read as the
@@ -130,7 +133,14 @@ export interface FilterDef {
    * the related rows (`SELECT product_id FROM variants WHERE sku IN …`). A list given such a filter
    * reads its page and count from these matches (`listSource`), not from its own table.
    */
-  matches?: (value: never, ctx: RenderContext) => SQL | undefined;
+  matches?: (value: never, ctx: FilterContext) => SQL | undefined;
+  /**
+   * For a filter through related rows: the condition checked for one listed row at a time (an
+   * `EXISTS` correlated on its id), for a walk of the table in id order (an export's pages): the
+   * related rows of each row are searched by their key, where `where`'s uncorrelated `IN` would be
+   * computed whole for every page.
+   */
+  perRow?: (value: never, ctx: FilterContext) => SQL | undefined;
 }
 
 /** A FilterDef without its brand: what `filter()` fills in before branding it. */

@@ -24,11 +24,21 @@ const DEFAULTS: StoreSettings = {
 export async function getStoreSettings(c: Context<AppEnv>): Promise<StoreSettings> {
   if (cached && cached.expires > Date.now()) return cached.settings;
   countTrip(c);
-  const results = await c.env.DB.batch([
-    c.env.DB.prepare("SELECT primary_locale, enabled_locales FROM store WHERE id = 1"),
-    c.env.DB.prepare("SELECT locale, domain FROM store_translations"),
+  return readStoreSettings(c.env.DB, (results) => countRowsRead(c, results));
+}
+
+/** The store's settings outside a request (a job's message), through the same per-isolate cache. */
+export async function storeSettingsOf(d1: D1Database): Promise<StoreSettings> {
+  if (cached && cached.expires > Date.now()) return cached.settings;
+  return readStoreSettings(d1);
+}
+
+async function readStoreSettings(d1: D1Database, onRead?: (results: D1Result[]) => void) {
+  const results = await d1.batch([
+    d1.prepare("SELECT primary_locale, enabled_locales FROM store WHERE id = 1"),
+    d1.prepare("SELECT locale, domain FROM store_translations"),
   ]);
-  countRowsRead(c, results);
+  onRead?.(results);
   const [storeRows, translationRows] = results;
   const row = storeRows?.results[0] as { primary_locale: string; enabled_locales: string } | undefined;
   const settings: StoreSettings = row

@@ -4,6 +4,9 @@ import { sha256 } from "../lib/sha256.ts";
 
 const encoder = new TextEncoder();
 
+/** `application/json` and `application/<x>+json` (problem JSON), not `application/x-ndjson`. */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
 /**
  * Weak ETag on successful GET answers; a matching If-None-Match (weak comparison) gives 304. The
  * tag is the SHA-256 of the body's bytes. A handler's `c.json` is serialised and encoded once here,
@@ -15,8 +18,8 @@ export const etag: MiddlewareHandler<AppEnv> = async (c, next) => {
   const encoded = encodeJsonOnce(c);
   await next();
   if (c.res.status !== 200) return;
-  const type = c.res.headers.get("content-type") ?? "";
-  if (!type.includes("json")) return;
+  // JSON answers only: a streamed file (an export's JSONL) is not read whole to hash it.
+  if (!JSON_TYPE.test(c.res.headers.get("content-type") ?? "")) return;
   const phases = c.get("phases");
   const left = phases.enter("etag");
   const body = encoded.response === c.res ? encoded.bytes : new Uint8Array(await c.res.clone().arrayBuffer());

@@ -1,5 +1,5 @@
 import type { BulkOperation, BulkOperations } from "../async/bulk/operation.ts";
-import { JOB_TYPES } from "../db/schema/index.ts";
+import { BULK_JOB_TYPES } from "../db/schema/index.ts";
 import { RESOURCES } from "./index.ts";
 
 /**
@@ -15,7 +15,7 @@ function byJobType(operations: readonly BulkOperation[]): BulkOperations {
     if (byType.has(op.type)) throw new Error(`bulk operations: ${op.type} is carried twice`);
     byType.set(op.type, op);
   }
-  const missing = JOB_TYPES.filter((type) => !byType.has(type));
+  const missing = BULK_JOB_TYPES.filter((type) => !byType.has(type));
   if (missing.length > 0)
     throw new Error(`bulk operations: no RESOURCES entry carries ${missing.join(", ")}`);
   // Every job type is present once (checked above), which is what BulkOperations says.

@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { mountBulkOperation } from "../async/bulk/bulk.routes.ts";
 import type { BulkOperation } from "../async/bulk/operation.ts";
+import { mountExportOperation } from "../async/exports/export.routes.ts";
+import type { ExportOperation } from "../async/exports/operation.ts";
 import { mountResource, type ResourceRoutes } from "../conventions/routes.ts";
 import type { AppEnv } from "../env.ts";
 import { brandResource } from "./brands/brands.resource.ts";
@@ -17,6 +19,7 @@ import { variantPricesBulk } from "./price-lists/variant-prices.bulk.ts";
 import { variantPriceResource } from "./price-lists/variant-prices.resource.ts";
 import { variantPriceRoutes } from "./price-lists/variant-prices.routes.ts";
 import { productsBulk } from "./products/products.bulk.ts";
+import { productsExport } from "./products/products.export.ts";
 import { productResource } from "./products/products.resource.ts";
 import { reviewResource } from "./reviews/reviews.resource.ts";
 import { reviewRoutes } from "./reviews/reviews.routes.ts";
@@ -25,6 +28,7 @@ import { supplierResource } from "./suppliers/suppliers.resource.ts";
 import { supplierRoutes } from "./suppliers/suppliers.routes.ts";
 import { linkIdentifiersBulk } from "./variants/link-identifiers.bulk.ts";
 import { variantsBulk } from "./variants/variants.bulk.ts";
+import { variantsExport } from "./variants/variants.export.ts";
 import { variantResource } from "./variants/variants.resource.ts";
 import { registerWebhookEvents } from "./webhooks/webhooks.outgoing.ts";
 import { webhookDeliveryResource, webhookResource } from "./webhooks/webhooks.resource.ts";
@@ -34,6 +38,8 @@ import { webhookRoutes } from "./webhooks/webhooks.routes.ts";
 interface ResourceEntry extends ResourceRoutes {
   /** Mounted after its routes; the jobs consumer dispatches by them too (bulk-operations.ts). */
   bulk?: readonly BulkOperation[];
+  /** Exports of its rows, mounted after its bulk operations (export-operations.ts gathers them). */
+  exports?: readonly ExportOperation[];
 }
 
 /**
@@ -45,8 +51,8 @@ export const RESOURCES: ResourceEntry[] = [
   { resource: brandResource, routes: brandRoutes },
   { resource: categoryResource, routes: categoryRoutes },
   { resource: supplierResource, routes: supplierRoutes },
-  { resource: productResource, bulk: [productsBulk] },
-  { resource: variantResource, bulk: [variantsBulk, linkIdentifiersBulk] },
+  { resource: productResource, bulk: [productsBulk], exports: [productsExport] },
+  { resource: variantResource, bulk: [variantsBulk, linkIdentifiersBulk], exports: [variantsExport] },
   { resource: priceListResource, routes: priceListRoutes },
   { resource: variantPriceResource, routes: variantPriceRoutes, bulk: [variantPricesBulk] },
   { resource: reviewResource, routes: reviewRoutes },
@@ -64,5 +70,6 @@ export function registerResources(app: OpenAPIHono<AppEnv>) {
   for (const entry of RESOURCES) {
     mountResource(app, entry);
     for (const op of entry.bulk ?? []) mountBulkOperation(app, op);
+    for (const op of entry.exports ?? []) mountExportOperation(app, op);
   }
 }

@@ -1,4 +1,4 @@
-import type { JobType } from "../../src/async/bulk/types.ts";
+import type { BulkJobType } from "../../src/async/bulk/types.ts";
 
 /**
  * Representative chunks of the four bulk operations, covering every branch that issues a different
@@ -34,7 +34,7 @@ export interface CatalogFacts {
 
 export interface PlanCase {
   name: string;
-  type: JobType;
+  type: BulkJobType;
   params: Record<string, unknown>;
   records: unknown[];
 }

@@ -5,7 +5,7 @@ import { payloadKey } from "../../src/async/bulk/chunking.ts";
 import { processDeadLetter } from "../../src/async/bulk/consumer.ts";
 import { finalizeJob } from "../../src/async/bulk/finalize.ts";
 import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../../src/async/bulk/ledger.ts";
-import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
+import type { BulkJobType, JobMessage } from "../../src/async/bulk/types.ts";
 import { createDb } from "../../src/db/client.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { JOB_PIPELINE } from "../../src/queues.ts";
@@ -412,7 +412,7 @@ describe("jobs API", () => {
   const BASE = "2020-03-0";
   const staged: Record<string, string> = {};
 
-  async function insertJob(name: string, type: JobType, status: string, createdAt: string) {
+  async function insertJob(name: string, type: BulkJobType, status: string, createdAt: string) {
     const id = crypto.randomUUID();
     staged[name] = id;
     await env.DB.prepare(

@@ -158,6 +158,24 @@ async function captureStatements(): Promise<Capture> {
   });
   jobs.sent.length = 0;
   await call("job cancel", "POST", `/api/v1/jobs/${pending.job_id}/cancel`, {});
+  await call("export accept, filtered through related rows", "POST", "/api/v1/products/export", {
+    filters: {
+      brand_ids: "2,3",
+      sku: "PSKU-4",
+      ean: "PE4",
+      slug: "product-2",
+      category_ids: "2",
+      status: "published",
+    },
+  });
+  await call("export accept, every variant as CSV", "POST", "/api/v1/variants/export", { format: "csv" });
+  await drainJobs("export bounds, count, pages, commit and finalize");
+  const exported = await call("export accept (to read)", "POST", "/api/v1/products/export", {
+    filters: { product_ids: "5,6" },
+  });
+  await drainJobs("export of two products");
+  step("export result");
+  expect((await api(`/api/v1/jobs/${exported[0].job_id}/result`, { bindings: recorded })).status).toBe(200);
   const dry = [17, 19, 21, 23, 25].map((id) => ({ id, warehouse_stock: 6 }));
   jobs.sent.push({
     jobId: await stageJob("variants_bulk_update", dry, { options: { match_by: "id", dry_run: true } }, 2),

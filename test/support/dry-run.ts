@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
+import type { BulkJobType, JobMessage } from "../../src/async/bulk/types.ts";
 import { api } from "./api.ts";
 import { deliverAll, logOutcomes, stageJob } from "./jobs.ts";
 import { recordingQueue } from "./queues.ts";
@@ -30,7 +30,12 @@ async function snapshot() {
  * Stages a job (chunks of `chunkSize` records) and delivers its messages one after the other until
  * it is final; returns the webhook messages its end enqueued.
  */
-async function runJob(type: JobType, records: unknown[], params: Record<string, unknown>, chunkSize: number) {
+async function runJob(
+  type: BulkJobType,
+  records: unknown[],
+  params: Record<string, unknown>,
+  chunkSize: number,
+) {
   const jobs = recordingQueue<JobMessage>();
   const webhooks = recordingQueue();
   const testEnv = { ...env, JOBS_QUEUE: jobs.queue, WEBHOOKS_QUEUE: webhooks.queue };
@@ -47,7 +52,7 @@ async function runJob(type: JobType, records: unknown[], params: Record<string, 
  * Returns the real run.
  */
 export async function dryThenReal(
-  type: JobType,
+  type: BulkJobType,
   records: unknown[],
   params: { options?: Record<string, unknown>; [key: string]: unknown },
   chunkSize = 2,

@@ -8,7 +8,7 @@ import {
   payloadKey,
 } from "../../src/async/bulk/chunking.ts";
 import { processJobMessage } from "../../src/async/bulk/consumer.ts";
-import type { JobMessage, JobType } from "../../src/async/bulk/types.ts";
+import type { BulkJobType, JobMessage } from "../../src/async/bulk/types.ts";
 import { rawBatch } from "../../src/db/raw.ts";
 import { scanJson } from "../../src/http/json-scan.ts";
 import { JOB_PIPELINE } from "../../src/queues.ts";
@@ -75,7 +75,7 @@ export function planChunks(body: string, key: string, maxRecords = CHUNK_MAX_REC
  * with chunks of `chunkSize` records and no message sent: the test delivers every message itself.
  */
 export async function stageJob(
-  type: JobType,
+  type: BulkJobType,
   records: unknown[],
   params: Record<string, unknown>,
   chunkSize = CHUNK_MAX_RECORDS,

@@ -16,7 +16,7 @@ export interface PushArgs {
 }
 
 /** Where `npm run dev` serves, unless `--base-url` or STOREFRONT_BASE_URL says otherwise. */
-const DEFAULT_BASE_URL = "http://localhost:8787";
+export const DEFAULT_BASE_URL = "http://localhost:8787";
 
 export const USAGE = `Usage: npm run push -- <file> --kind products|variants|price-list-prices|link-identifiers
          --match-by <value> [--price-list <id>] [--mode upsert|delete] [--dry-run] [--base-url <url>]

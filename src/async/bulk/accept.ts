@@ -5,7 +5,7 @@ import { rawBatch } from "../../db/raw.ts";
 import type { AppEnv, Bindings } from "../../env.ts";
 import { type ChunkPlanner, type ChunkRange, chunkGroup, payloadKey, spanOf } from "./chunking.ts";
 import { isDryRun } from "./dry-run.ts";
-import type { JobMessage, JobType } from "./types.ts";
+import type { BulkJobType, JobMessage } from "./types.ts";
 
 /** Chunk ranges per INSERT: their JSON stays far under D1's 1 MB string limit. */
 const RANGES_PER_STATEMENT = 10_000;
@@ -20,7 +20,7 @@ const RANGES_PER_STATEMENT = 10_000;
  */
 export async function acceptBulkJob(
   c: Context<AppEnv>,
-  type: JobType,
+  type: BulkJobType,
   records: ChunkPlanner,
   params: Record<string, unknown>,
 ) {
@@ -50,7 +50,7 @@ export async function acceptBulkJob(
 /** The `pending` job row and its chunk ranges; `params.options.dry_run` makes it a dry run. */
 export function jobInserts(
   jobId: string,
-  type: JobType,
+  type: BulkJobType,
   records: ChunkPlanner,
   params: Record<string, unknown>,
   apiKeyId: number | null,

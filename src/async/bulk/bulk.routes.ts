@@ -14,7 +14,8 @@ const Accepted = z
     example: [{ job_id: "5f0c6f0e-8a56-4a5e-9a8e-1f6f3f0f2b1c", status: "pending" }],
   });
 
-const accepted = {
+/** The 202 answer of a route that starts a job. */
+export const accepted = {
   202: {
     description: "Accepted and queued; read the outcome from the job and its logs.",
     headers: LOCATION_HEADER,

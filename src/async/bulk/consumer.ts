@@ -1,9 +1,11 @@
 import { and, between, eq } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
-import { jobChunkRanges, jobChunks, jobs } from "../../db/schema/index.ts";
+import { EXPORT_JOB_TYPES, jobChunkRanges, jobChunks, jobs } from "../../db/schema/index.ts";
 import type { Bindings, Db } from "../../env.ts";
 import { log } from "../../lib/log.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { abandonExport, runExportMessage } from "../exports/consumer.ts";
+import type { ExportOperations } from "../exports/operation.ts";
 import {
   applyChunk,
   type ChunkResult,
@@ -21,10 +23,10 @@ import {
   RECORD_MAX_BYTES,
   spanOf,
 } from "./chunking.ts";
-import { finalizeJob, type OnJobFinalized } from "./finalize.ts";
+import { closeJob, finalizeJob, type OnJobFinalized } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { BulkOperations } from "./operation.ts";
-import type { JobMessage, JobRow } from "./types.ts";
+import type { BulkJobType, JobMessage, JobRow } from "./types.ts";
 
 /** How a chunk's log line names each result. */
 const CHUNK_OUTCOMES: Record<ChunkResult, string> = {
@@ -50,8 +52,11 @@ interface OpenedChunk {
 /** What the jobs consumer runs: each job type's operation, and what a job's final state sets off. */
 export interface JobPipeline {
   operations: BulkOperations;
+  exports: ExportOperations;
   onFinalized: OnJobFinalized;
 }
+
+const isExport = (job: JobRow): boolean => (EXPORT_JOB_TYPES as readonly string[]).includes(job.type);
 
 /**
  * Applies one chunk of a job, with the following full chunks of its group (chunkGroup, applyGroup),
@@ -74,6 +79,8 @@ export async function processJobMessage(
   const opened = await openChunk(db, message.jobId, message.chunk);
   if (!opened) return;
   const { job, done, range } = opened;
+  // An export reads the catalog, not a payload: its messages are pages of its file (src/async/exports/).
+  if (isExport(job)) return runExportMessage(env, db, job, message, pipeline.exports, onFinalized);
   if (job.status !== "running") {
     // A retried message that finished a job already final: its hooks may have failed, run them again.
     if ((message.chunk === job.chunkCount - 1 || opened.reachesEnd) && isFinal(job))
@@ -109,7 +116,7 @@ export async function processJobMessage(
         "The stored payload of this chunk could not be read.",
       );
     } else {
-      const { processor, invalidates } = operations[job.type];
+      const { processor, invalidates } = operations[job.type as BulkJobType];
       const ctx = await processorContext(env, db, job, invalidates);
       if (group.length > 1) {
         outcome = await applyGroup(processor, ctx, message.chunk, group, records);
@@ -248,6 +255,12 @@ export async function processDeadLetter(
 ): Promise<void> {
   const db = createDb(env.DB);
   const opened = await openChunk(db, message.jobId, message.chunk);
+  if (opened?.job.status === "running" && isExport(opened.job)) {
+    const reason = "The export could not write its file after repeated attempts.";
+    await closeJob(env, db, opened.job.id, reason, onFinalized);
+    await abandonExport(env, opened.job.id);
+    return;
+  }
   if (opened?.job.status !== "running" || !opened.range) return;
   const { job, done, range } = opened;
   if (done.has(WHOLE_CHUNK)) {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { rawBatch } from "../../db/raw.ts";
 import type { Bindings, Db } from "../../env.ts";
 import { isoSeconds } from "../../lib/time.ts";
@@ -14,8 +14,24 @@ export type OnJobFinalized = (env: Bindings, job: JobRow) => Promise<void>;
 
 const OPEN = sql`status IN ('pending', 'running')`;
 
+/**
+ * How the final status follows from the counters: a bulk job (`records`) is `failed` when no record
+ * succeeded; an export whose file is complete (`file`) is `done` when nothing failed, even when it
+ * matched no row (an empty file).
+ */
+type StatusRule = "records" | "file";
+
+const STATUS: Record<StatusRule, SQL> = {
+  records: sql`CASE WHEN succeeded_records = 0 THEN 'failed'
+                    WHEN failed_records = 0 THEN 'done'
+                    ELSE 'done_with_errors' END`,
+  file: sql`CASE WHEN failed_records = 0 THEN 'done'
+                 WHEN succeeded_records = 0 THEN 'failed'
+                 ELSE 'done_with_errors' END`,
+};
+
 /** The final INFO summary and the final status derived from the counters, for a job not yet final. */
-const finalStatements = (jobId: string, now: string) => [
+const finalStatements = (jobId: string, now: string, rule: StatusRule = "records") => [
   // A dry run's memory of its effects serves only its own later chunks.
   sql`DELETE FROM job_dry_run_effects WHERE job_id = ${jobId}`,
   sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
@@ -25,9 +41,7 @@ const finalStatements = (jobId: string, now: string) => [
     FROM jobs WHERE id = ${jobId} AND ${OPEN}`,
   sql`UPDATE jobs SET
       log_info_count = log_info_count + 1,
-      status = CASE WHEN succeeded_records = 0 THEN 'failed'
-                    WHEN failed_records = 0 THEN 'done'
-                    ELSE 'done_with_errors' END,
+      status = ${STATUS[rule]},
       finished_at = ${now}
     WHERE id = ${jobId} AND ${OPEN}
     RETURNING id`,
@@ -38,9 +52,15 @@ const finalStatements = (jobId: string, now: string) => [
  * statements only act while the job is not final, and the call whose UPDATE changed the row runs
  * the hooks.
  */
-export async function finalizeJob(env: Bindings, db: Db, jobId: string, onFinalized: OnJobFinalized) {
+export async function finalizeJob(
+  env: Bindings,
+  db: Db,
+  jobId: string,
+  onFinalized: OnJobFinalized,
+  rule: StatusRule = "records",
+) {
   const now = isoSeconds();
-  const results = await rawBatch(db.$client, finalStatements(jobId, now));
+  const results = await rawBatch(db.$client, finalStatements(jobId, now, rule));
   return afterFinal(env, db, jobId, results.at(-1), onFinalized);
 }
 

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AnyResource } from "../../conventions/resource.ts";
 import type { CacheDomain } from "../../db/cache-generations.ts";
 import type { AppEnv } from "../../env.ts";
-import type { JobType, Processor } from "./types.ts";
+import type { BulkJobType, Processor } from "./types.ts";
 
 /** One route accepting a bulk operation; an operation's routes share its summary, description and body. */
 interface BulkRoute {
@@ -30,7 +30,7 @@ export interface BulkWrites {
  * `options` and `record`) and the processor its jobs run. Each lives next to its resource
  * (`src/resources/<name>/<operation>.bulk.ts`) and is listed once in src/resources/bulk-operations.ts.
  */
-export interface BulkOperation<T extends JobType = JobType> {
+export interface BulkOperation<T extends BulkJobType = BulkJobType> {
   type: T;
   routes: readonly BulkRoute[];
   summary: string;
@@ -59,4 +59,4 @@ export interface BulkOperation<T extends JobType = JobType> {
 }
 
 /** Every bulk operation by the job type it runs: the routes mount and the jobs consumer dispatches from it. */
-export type BulkOperations = { readonly [T in JobType]: BulkOperation<T> };
+export type BulkOperations = { readonly [T in BulkJobType]: BulkOperation<T> };

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
-import { rawBatch } from "../../db/raw.ts";
+import { rawAll, rawBatch } from "../../db/raw.ts";
 import { indexedBy } from "../../db/stated-plans.ts";
 import type { Bindings } from "../../env.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { resultKey } from "../exports/keys.ts";
 import { payloadKey } from "./chunking.ts";
 import { closeJob, type OnJobFinalized } from "./finalize.ts";
 
@@ -15,7 +16,8 @@ const DAY_MS = 86_400_000;
 const LONGEST_WINDOW_MS = 30 * DAY_MS;
 
 /**
- * Jobs' retention (hourly): jobs with their logs, ledger rows, chunk ranges and R2 payload go 5 days
+ * Jobs' retention (hourly): jobs with their logs, ledger rows, chunk ranges, R2 payload and export
+ * file (with the bytes an unfinished export carried between messages) go 5 days
  * after creation when `done`, 30 days when `failed` or `done_with_errors`. A job still `pending` or
  * `running` after 30 days is failed first (its unprocessed records count as failed), then
  * collected like any other. Bounded batches; safe to run twice or to be interrupted (payloads are
@@ -55,6 +57,7 @@ export async function runJobRetention(
       sql`DELETE FROM job_logs${indexedBy("job_logs", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
       sql`DELETE FROM job_chunks${indexedBy("job_chunks", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
       sql`DELETE FROM job_chunk_ranges${indexedBy("job_chunk_ranges", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_exports${indexedBy("job_exports", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
       sql`DELETE FROM jobs${indexedBy("jobs", ["id"])} WHERE id IN (SELECT value FROM json_each(${ids}))`,
     ]);
     deleted += expired.length;
@@ -62,7 +65,18 @@ export async function runJobRetention(
   return { jobs: deleted };
 }
 
-/** The payload objects by their known keys (no listing); a round holds fewer than R2's 1,000 keys per call. */
+/**
+ * The payload and result objects by their known keys (no listing), and the carried bytes an export
+ * left; a round holds fewer than R2's 1,000 keys per call (3 per job at most).
+ */
 async function deletePayloads(env: Bindings, expired: { id: string }[]) {
-  await env.PAYLOADS.delete(expired.map((j) => payloadKey(j.id)));
+  const carried = await rawAll<{ key: string }>(
+    env.DB,
+    sql`SELECT e.carry_key AS key FROM (SELECT value FROM json_each(${JSON.stringify(expired.map((j) => j.id))})) AS k
+        CROSS JOIN job_exports e ON e.job_id = k.value WHERE e.carry_key IS NOT NULL`,
+  );
+  await env.PAYLOADS.delete([
+    ...expired.flatMap((j) => [payloadKey(j.id), resultKey(j.id)]),
+    ...carried.map((c) => c.key),
+  ]);
 }

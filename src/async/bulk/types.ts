@@ -1,11 +1,14 @@
 import type { SQL } from "drizzle-orm";
 import type { CacheDomain } from "../../db/cache-generations.ts";
-import type { JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
+import type { BULK_JOB_TYPES, EXPORT_JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
 import type { DryRunMemory } from "./dry-run-memory.ts";
 import type { RowOps } from "./row-ops.ts";
 
-export type JobType = (typeof JOB_TYPES)[number];
+/** The type of a job that applies a payload of records. */
+export type BulkJobType = (typeof BULK_JOB_TYPES)[number];
+/** The type of a job that writes a file out of the catalog. */
+export type ExportJobType = (typeof EXPORT_JOB_TYPES)[number];
 export type JobRow = typeof jobs.$inferSelect;
 
 /** A queue message: a pointer to one chunk of a job, never the payload itself. */

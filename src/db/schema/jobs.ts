@@ -1,12 +1,16 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, id, timestamp } from "./columns.ts";
 
-export const JOB_TYPES = [
+/** Jobs that apply a payload of records (src/async/bulk/). */
+export const BULK_JOB_TYPES = [
   "products_bulk_upsert",
   "variants_bulk_update",
   "price_list_variant_prices_bulk_update",
   "identifiers_link",
 ] as const;
+/** Jobs that write a file of records out of the catalog (src/async/exports/). */
+export const EXPORT_JOB_TYPES = ["products_export", "variants_export"] as const;
+export const JOB_TYPES = [...BULK_JOB_TYPES, ...EXPORT_JOB_TYPES] as const;
 export const JOB_STATUSES = ["pending", "running", "done", "done_with_errors", "failed"] as const;
 
 export const jobs = sqliteTable(
@@ -126,3 +130,32 @@ export const jobDryRunEffects = sqliteTable(
   },
   (t) => [index("job_dry_run_effects_job_idx").on(t.jobId, t.id)],
 );
+
+/**
+ * An export job's progress (src/async/exports/): where its next message resumes, the R2 multipart
+ * upload its messages add one part each to, and the bytes carried over from a part to the next.
+ * One row per export job, written in the batch of each message's ledger row.
+ */
+export const jobExports = sqliteTable("job_exports", {
+  jobId: jobOwner().primaryKey(),
+  format: text("format", { enum: ["jsonl", "csv"] }).notNull(),
+  /** The highest ids when the export started (`{"id": …, "variant": …}`): rows created later are not exported. */
+  bounds: text("bounds", { mode: "json" }).$type<Record<string, number>>(),
+  /** The id of the last listed row written (pages resume after it). */
+  cursor: integer("cursor").notNull().default(0),
+  /** The R2 multipart upload, once the first full part is written. */
+  uploadId: text("upload_id"),
+  /** Part numbers handed out (one per delivery that uploads, so two deliveries never share one). */
+  partSeq: integer("part_seq").notNull().default(0),
+  /** The uploaded parts the next messages build on: `[{"partNumber": n, "etag": "…"}]`. */
+  parts: text("parts", { mode: "json" })
+    .$type<{ partNumber: number; etag: string }[]>()
+    .notNull()
+    .default([]),
+  /** The R2 key of the bytes written after the last full part, read first by the next message. */
+  carryKey: text("carry_key"),
+  /** Bytes of the file so far (parts and carry). */
+  bytes: integer("bytes").notNull().default(0),
+  /** Set when the file is complete in R2. */
+  completedAt: timestamp("completed_at"),
+});

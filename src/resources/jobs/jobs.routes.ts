@@ -1,10 +1,13 @@
+import { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { closeJob } from "../../async/bulk/finalize.ts";
+import { exportResult } from "../../async/exports/result.ts";
 import { getResource } from "../../conventions/engine.ts";
 import { conventionQuerySchema } from "../../conventions/query-schema.ts";
 import type { MountRoute } from "../../conventions/routes.ts";
 import { batch, countTrip } from "../../db/client.ts";
 import { jobs } from "../../db/schema/index.ts";
+import { ERROR_RESPONSES } from "../../http/openapi-shared.ts";
 import { ApiError, notFound } from "../../http/problem.ts";
 import { defineRoute } from "../../http/route.ts";
 import { onJobFinalized } from "../webhooks/job-finalized.ts";
@@ -52,4 +55,53 @@ const cancelJob: MountRoute = (app, resource) =>
     },
   );
 
-export const jobRoutes: MountRoute[] = [cancelJob];
+const fileHeaders = {
+  "Content-Disposition": {
+    description: '`attachment; filename="<job type>-<job id>.<jsonl|csv>"`.',
+    schema: { type: "string" as const },
+  },
+  "Content-Encoding": {
+    description:
+      "`gzip` when the request's `Accept-Encoding` takes it (the file is compressed as it streams).",
+    schema: { type: "string" as const },
+  },
+};
+
+const jobResult: MountRoute = (app, resource) =>
+  defineRoute(
+    app,
+    {
+      method: "get",
+      path: `/api/v1${resource.path}/{id}/result`,
+      operationId: "getJobResult",
+      summary: "Download the file of an export job",
+      description:
+        "Streams the file an export job (`products_export`, `variants_export`) wrote, once the job is final: JSONL (`application/x-ndjson`, one record per line) or CSV (`text/csv`, a header row, then one record per row), as an attachment, gzip-compressed when `Accept-Encoding` allows. 409 while the job is `pending` or `running`; 404 for a job that has no file (not an export, or an export canceled before its file was complete). The file goes with the job (retention).",
+      tags: [resource.tag],
+      scope: "read",
+      params: jobIdParam,
+      responses: {
+        200: {
+          description: "The file",
+          headers: fileHeaders,
+          content: {
+            "application/x-ndjson": {
+              schema: z.string().openapi({
+                example:
+                  '{"id":1,"internal_id":"PRD-000001","status":"published","category_ids":[4,2],"variants":[{"id":1,"sku":"TSH-00001-BLK","warehouse_stock":40}]}\n',
+              }),
+            },
+            "text/csv; charset=utf-8": {
+              schema: z.string().openapi({
+                example: "id,internal_id,sku,warehouse_stock\r\n1,VAR-0000001,TSH-00001-BLK,40\r\n",
+              }),
+            },
+          },
+        },
+        409: ERROR_RESPONSES[409],
+      },
+    },
+    (c, { params }) => exportResult(c, params.id),
+  );
+
+export const jobRoutes: MountRoute[] = [cancelJob, jobResult];

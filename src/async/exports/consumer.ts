@@ -1,0 +1,323 @@
+import { type SQL, sql } from "drizzle-orm";
+import { storeSettingsOf } from "../../conventions/store-settings.ts";
+import { rawBatch } from "../../db/raw.ts";
+import type { Bindings, Db } from "../../env.ts";
+import { log } from "../../lib/log.ts";
+import { isoSeconds } from "../../lib/time.ts";
+import { finalizeJob, type OnJobFinalized } from "../bulk/finalize.ts";
+import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../bulk/ledger.ts";
+import type { ExportJobType, JobMessage, JobRow } from "../bulk/types.ts";
+import { csvCells, csvLine } from "./csv.ts";
+import { carryKey, RESULT_TYPES, resultKey } from "./keys.ts";
+import type {
+  ExportBounds,
+  ExportFormat,
+  ExportOperation,
+  ExportOperations,
+  ExportRow,
+} from "./operation.ts";
+import { exportConditions, rowsAfter } from "./pages.ts";
+import { PartBuffer } from "./part-buffer.ts";
+
+/**
+ * Every part of the file but the last has exactly this size: R2 completes a multipart upload only
+ * when its parts are of one size, at least 5 MiB (the last may be smaller).
+ */
+export const PART_BYTES = 5 * 1024 * 1024;
+/** Listed rows per page: the first page's, then sized to fill the part (within these bounds). */
+const FIRST_PAGE = 100;
+const MIN_PAGE = 20;
+const MAX_PAGE = 200;
+
+interface ExportState {
+  format: ExportFormat;
+  bounds: ExportBounds | null;
+  cursor: number;
+  uploadId: string | null;
+  /** The part number this delivery uploads with (handed out by the message's first statement). */
+  partNumber: number;
+  parts: R2UploadedPart[];
+  carryKey: string | null;
+  bytes: number;
+  completed: boolean;
+}
+
+interface StateRow {
+  format: ExportFormat;
+  bounds: string | null;
+  cursor: number;
+  upload_id: string | null;
+  part_seq: number;
+  parts: string;
+  carry_key: string | null;
+  bytes: number;
+  completed_at: string | null;
+}
+
+/**
+ * One message of an export job: message `k` resumes after the last row the file holds, writes
+ * pages of records until a part is full (or the rows run out), uploads exactly one part (or, at the
+ * end, the last one and completes the file), keeps the bytes past the part in R2 for message k+1,
+ * and commits where it stopped with the job's ledger row for `k`: a second delivery of `k` finds
+ * that row and commits nothing, a job closed meanwhile (canceled, given up) refuses the batch. Its
+ * upload has its own part number, so a delivery that loses never overwrote the winner's part.
+ * The job's `chunk_count` is the number of messages so far, the next one included: the liveness
+ * sweep re-drives `chunk_count - 1`, the message to run next.
+ */
+export async function runExportMessage(
+  env: Bindings,
+  db: Db,
+  job: JobRow,
+  message: JobMessage,
+  operations: ExportOperations,
+  onFinalized: OnJobFinalized,
+): Promise<void> {
+  const started = Date.now();
+  const k = message.chunk;
+  const [claimed] = await rawBatch(env.DB, [
+    sql`UPDATE job_exports SET part_seq = part_seq + 1 WHERE job_id = ${job.id} RETURNING *`,
+  ]);
+  const state = stateOf(claimed?.results[0] as StateRow | undefined);
+  if (!state) return;
+  if (job.status !== "running") {
+    // Final: a retried last message runs the hooks again; any other leaves the unfinished file.
+    if (state.completed && k === job.chunkCount - 1) await onFinalized(env, job);
+    else if (!state.completed) await discard(env, job.id, state);
+    return;
+  }
+  if (k !== job.chunkCount - 1) return;
+  if (state.completed) {
+    // Committed by an earlier delivery that did not live to finalize.
+    await finalizeJob(env, db, job.id, onFinalized, "file");
+    return;
+  }
+  const op = operations[job.type as ExportJobType];
+  const written = await writePart(env, op, job, state);
+  const outcome = await commit(env, job, k, written);
+  log("info", "job.export_part", {
+    job_id: job.id,
+    message: k,
+    records: written.lines,
+    uploaded_bytes: written.uploaded,
+    carried_bytes: written.carried,
+    duration_ms: Date.now() - started,
+    outcome,
+  });
+  if (outcome !== "mine") return;
+  if (written.complete) await finalizeJob(env, db, job.id, onFinalized, "file");
+  else await env.JOBS_QUEUE.send({ jobId: job.id, chunk: k + 1 }, { contentType: "json" });
+  // The bytes this message read back are in its part now. Last: a failure here costs a stray
+  // object (retention deletes only the recorded one), never a stalled job.
+  if (state.carryKey) {
+    await env.PAYLOADS.delete(state.carryKey).catch((err: unknown) =>
+      log("warn", "job.export_carry_left", { job_id: job.id, key: state.carryKey, error: String(err) }),
+    );
+  }
+}
+
+function stateOf(row: StateRow | undefined): ExportState | null {
+  if (!row) return null;
+  return {
+    format: row.format,
+    bounds: row.bounds ? (JSON.parse(row.bounds) as ExportBounds) : null,
+    cursor: row.cursor,
+    uploadId: row.upload_id,
+    partNumber: row.part_seq,
+    parts: JSON.parse(row.parts) as R2UploadedPart[],
+    carryKey: row.carry_key,
+    bytes: row.bytes,
+    completed: row.completed_at !== null,
+  };
+}
+
+interface Written {
+  bounds: ExportBounds;
+  /** Set on the first message: the records the export will write. */
+  total?: number;
+  cursor: number;
+  lines: number;
+  uploadId: string | null;
+  /** Whether this delivery created the upload (it aborts it if its commit loses). */
+  createdUpload: boolean;
+  parts: R2UploadedPart[];
+  carryKey: string | null;
+  /** Bytes read back from the previous message (counted by it already). */
+  carriedIn: number;
+  uploaded: number;
+  carried: number;
+  complete: boolean;
+}
+
+/** Reads pages from where the file stopped and writes one part (or the file's end) to R2. */
+async function writePart(
+  env: Bindings,
+  op: ExportOperation,
+  job: JobRow,
+  state: ExportState,
+): Promise<Written> {
+  const filters = (job.params.filters ?? {}) as Record<string, string>;
+  const conditions = exportConditions(op.resource, filters, { store: await storeSettingsOf(env.DB) });
+  const buffer = new PartBuffer(PART_BYTES);
+  let { bounds } = state;
+  let total: number | undefined;
+  let carriedIn = 0;
+  if (!bounds) {
+    bounds = await boundsOf(env, op);
+    const [counted] = await rawBatch(env.DB, [
+      op.count(rowsAfter(op.resource, conditions, 0, bounds.id ?? 0), bounds),
+    ]);
+    total = (counted?.results[0] as { n: number } | undefined)?.n ?? 0;
+    if (state.format === "csv") buffer.write(csvLine(op.csvColumns));
+  } else if (state.carryKey) {
+    const carried = await env.PAYLOADS.get(state.carryKey);
+    if (!carried) throw new Error(`export ${job.id}: the carried bytes ${state.carryKey} are missing`);
+    buffer.push(new Uint8Array(await carried.arrayBuffer()));
+    carriedIn = buffer.size;
+  }
+  let cursor = state.cursor;
+  let lines = 0;
+  let limit = FIRST_PAGE;
+  let done = false;
+  while (buffer.size < PART_BYTES) {
+    const page = rowsAfter(op.resource, conditions, cursor, bounds.id ?? 0, limit);
+    const [ids, ...found] = await rawBatch(env.DB, [page, ...op.statements(page, bounds)]);
+    const pageIds = ((ids?.results ?? []) as { id: number }[]).map((r) => r.id);
+    const last = pageIds.at(-1);
+    if (last === undefined) {
+      done = true;
+      break;
+    }
+    const records = op.lines(found.map((r) => r.results as ExportRow[]));
+    const before = buffer.size;
+    for (const record of records) {
+      buffer.write(
+        state.format === "csv" ? csvLine(csvCells(op.csvColumns, JSON.parse(record))) : `${record}\n`,
+      );
+    }
+    lines += records.length;
+    cursor = last;
+    if (pageIds.length < limit) {
+      done = true;
+      break;
+    }
+    const perRow = Math.max(1, (buffer.size - before) / pageIds.length);
+    limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, Math.ceil((PART_BYTES - buffer.size) / perRow)));
+  }
+  const key = resultKey(job.id);
+  const complete = done && buffer.size <= PART_BYTES;
+  const written: Written = {
+    bounds,
+    ...(total === undefined ? {} : { total }),
+    cursor,
+    lines,
+    uploadId: state.uploadId,
+    createdUpload: false,
+    parts: [...state.parts],
+    carryKey: null,
+    carriedIn,
+    uploaded: 0,
+    carried: 0,
+    complete,
+  };
+  if (complete && state.parts.length === 0) {
+    // The whole file fits one part: one object, no upload.
+    const [file] = buffer.cut(true);
+    await env.PAYLOADS.put(key, file, {
+      httpMetadata: { contentType: RESULT_TYPES[state.format] },
+    });
+    written.uploaded = buffer.size;
+    return written;
+  }
+  if (!written.uploadId) {
+    const created = await env.PAYLOADS.createMultipartUpload(key, {
+      httpMetadata: { contentType: RESULT_TYPES[state.format] },
+    });
+    written.uploadId = created.uploadId;
+    written.createdUpload = true;
+  }
+  const upload = env.PAYLOADS.resumeMultipartUpload(key, written.uploadId);
+  const [part, rest] = buffer.cut(complete);
+  if (part.length > 0) written.parts.push(await upload.uploadPart(state.partNumber, part));
+  written.uploaded = part.length;
+  if (rest.length > 0) {
+    written.carryKey = carryKey(job.id, state.partNumber);
+    await env.PAYLOADS.put(written.carryKey, rest);
+    written.carried = rest.length;
+  }
+  if (complete) await upload.complete(written.parts);
+  return written;
+}
+
+async function boundsOf(env: Bindings, op: ExportOperation): Promise<ExportBounds> {
+  const { idColumn, table } = op.resource;
+  const [ids, extra] = await rawBatch(env.DB, [
+    sql`SELECT coalesce(max(${idColumn}), 0) AS id FROM ${table}`,
+    ...(op.bounds ? [op.bounds] : []),
+  ]);
+  const row = (r: D1Result | undefined) => (r?.results[0] ?? {}) as Record<string, number | null>;
+  return Object.fromEntries(
+    Object.entries({ ...row(extra), ...row(ids) }).map(([name, value]) => [name, value ?? 0]),
+  );
+}
+
+type Outcome = "mine" | "theirs" | "closed";
+
+/**
+ * Where the file stopped, its parts and carried bytes, and the job's counters, with the ledger row
+ * of message `k` first (src/async/bulk/ledger.ts). A delivery whose batch is refused cleans up what
+ * only it wrote.
+ */
+async function commit(env: Bindings, job: JobRow, k: number, w: Written): Promise<Outcome> {
+  const now = isoSeconds();
+  const total = w.complete ? sql`processed_records + ${w.lines}` : (w.total ?? sql`total_records`);
+  const statements: SQL[] = [
+    ledgerInsert(job.id, k, WHOLE_CHUNK),
+    sql`UPDATE job_exports SET bounds = ${JSON.stringify(w.bounds)}, cursor = ${w.cursor},
+        upload_id = ${w.uploadId}, parts = ${JSON.stringify(w.parts)}, carry_key = ${w.carryKey},
+        bytes = bytes + ${w.uploaded + w.carried - w.carriedIn},
+        completed_at = ${w.complete ? now : null}
+      WHERE job_id = ${job.id}`,
+    sql`UPDATE jobs SET processed_records = processed_records + ${w.lines},
+        succeeded_records = succeeded_records + ${w.lines}, total_records = ${total},
+        chunk_count = ${w.complete ? k + 1 : k + 2}, heartbeat_at = ${now}, redrives = 0
+      WHERE id = ${job.id}`,
+  ];
+  if (w.complete) {
+    statements.push(sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
+      SELECT j.id, ${now}, 'INFO', NULL,
+        printf('The file holds %d records (%d bytes): GET /api/v1/jobs/%s/result.', j.processed_records, e.bytes, j.id)
+      FROM jobs j CROSS JOIN job_exports e ON e.job_id = j.id WHERE j.id = ${job.id}`);
+    statements.push(sql`UPDATE jobs SET log_info_count = log_info_count + 1 WHERE id = ${job.id}`);
+  }
+  try {
+    await rawBatch(env.DB, statements);
+    return "mine";
+  } catch (err) {
+    const closed = isJobClosed(err);
+    if (!closed && !isLedgerConflict(err)) throw err;
+    const cleanup: Promise<unknown>[] = [];
+    if (w.carryKey) cleanup.push(env.PAYLOADS.delete(w.carryKey));
+    if (w.createdUpload && w.uploadId && !w.complete)
+      cleanup.push(env.PAYLOADS.resumeMultipartUpload(resultKey(job.id), w.uploadId).abort());
+    // A file completed for a job closed meanwhile is no result of it.
+    if (w.complete && closed) cleanup.push(env.PAYLOADS.delete(resultKey(job.id)));
+    await Promise.allSettled(cleanup);
+    return closed ? "closed" : "theirs";
+  }
+}
+
+/** After an export was given up (a dead letter): its unfinished upload and carried bytes go. */
+export async function abandonExport(env: Bindings, jobId: string) {
+  const [row] = await rawBatch(env.DB, [sql`SELECT * FROM job_exports WHERE job_id = ${jobId}`]);
+  const state = stateOf(row?.results[0] as StateRow | undefined);
+  if (state && !state.completed) await discard(env, jobId, state);
+}
+
+/** An export that will not finish: its unfinished upload and carried bytes go. */
+async function discard(env: Bindings, jobId: string, state: ExportState) {
+  const tasks: Promise<unknown>[] = [];
+  if (state.uploadId)
+    tasks.push(env.PAYLOADS.resumeMultipartUpload(resultKey(jobId), state.uploadId).abort());
+  if (state.carryKey) tasks.push(env.PAYLOADS.delete(state.carryKey));
+  await Promise.allSettled(tasks);
+}

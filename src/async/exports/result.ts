@@ -1,0 +1,74 @@
+import { eq } from "drizzle-orm";
+import type { Context } from "hono";
+import { batch } from "../../db/client.ts";
+import { EXPORT_JOB_TYPES, jobExports, jobs } from "../../db/schema/index.ts";
+import type { AppEnv } from "../../env.ts";
+import { conditional } from "../../http/etag.ts";
+import { ApiError } from "../../http/problem.ts";
+import { RESULT_TYPES, resultKey } from "./keys.ts";
+
+const EXTENSIONS = { jsonl: "jsonl", csv: "csv" } as const;
+
+/**
+ * The file of a final export job, streamed from R2 as it is read (gzip-compressed on the way when
+ * the client accepts it, so the Worker never holds it whole). 404 for an unknown job and for a job
+ * without a file (not an export, or an export canceled or failed before its file was complete);
+ * 409 while the job is not final. The `ETag` is R2's for the stored bytes, so `If-None-Match` works.
+ */
+export async function exportResult(c: Context<AppEnv>, jobId: string): Promise<Response> {
+  const db = c.get("db");
+  const [rows] = await batch(c, [
+    db
+      .select({
+        status: jobs.status,
+        type: jobs.type,
+        format: jobExports.format,
+        completedAt: jobExports.completedAt,
+      })
+      .from(jobs)
+      .leftJoin(jobExports, eq(jobExports.jobId, jobs.id))
+      .where(eq(jobs.id, jobId)),
+  ]);
+  const job = rows[0];
+  if (!job) throw new ApiError("not_found", "Job not found");
+  if (!(EXPORT_JOB_TYPES as readonly string[]).includes(job.type) || !job.format)
+    throw new ApiError("not_found", "This job has no result: only export jobs write a file");
+  if (job.status === "pending" || job.status === "running") {
+    throw new ApiError("conflict", "The export is not final yet; read its result once it is", [
+      { location: "path", path: "id", message: `the job is ${job.status}` },
+    ]);
+  }
+  const object = job.completedAt ? await c.env.PAYLOADS.get(resultKey(jobId)) : null;
+  if (!object)
+    throw new ApiError("not_found", "This export has no result: it ended before its file was complete");
+  const headers = new Headers({
+    "Content-Type": RESULT_TYPES[job.format],
+    "Content-Disposition": `attachment; filename="${job.type}-${jobId}.${EXTENSIONS[job.format]}"`,
+    ETag: `W/${object.httpEtag}`,
+    Vary: "Accept-Encoding",
+  });
+  const unchanged = conditional(c.req.header("if-none-match"), new Response(null, { status: 200, headers }));
+  if (unchanged.status === 304) {
+    await object.body.cancel();
+    return unchanged;
+  }
+  if (acceptsGzip(c.req.header("accept-encoding"))) {
+    headers.set("Content-Encoding", "gzip");
+    const gzipped = object.body.pipeThrough(new CompressionStream("gzip"));
+    // `manual`: the body is gzip already; the runtime sends it as it is.
+    return new Response(gzipped, { status: 200, headers, encodeBody: "manual" });
+  }
+  headers.set("Content-Length", String(object.size));
+  return new Response(object.body, { status: 200, headers });
+}
+
+/** Whether `Accept-Encoding` takes gzip (named or `*`, with a weight above 0). */
+function acceptsGzip(header: string | undefined): boolean {
+  for (const part of (header ?? "").split(",")) {
+    const [name = "", ...params] = part.split(";").map((s) => s.trim().toLowerCase());
+    if (name !== "gzip" && name !== "*") continue;
+    const q = params.find((p) => p.startsWith("q="));
+    if (!q || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
