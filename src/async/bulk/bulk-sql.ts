@@ -86,14 +86,14 @@ export function insertJson(
 }
 
 /**
- * `UPDATE t SET col = <sent value>` for each row, matched by `keys`: a field sent as JSON null sets
- * NULL, a field the row does not carry keeps its value, so two writers changing different fields of
- * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
- * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
- * `keys` must identify one row per key (rows with the same key are merged beforehand).
+ * The column a write stamps rather than compares: it is set with a row's other columns when one of
+ * them differs from the stored value, and never makes a row differ by itself (DECISIONS §14: a write
+ * that changes nothing keeps `updated_at`).
  */
-export function updateJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
-  if (columns.length === 0) return [];
+export const STAMP_COLUMN = "updated_at";
+
+/** Rows grouped by the fields they carry (of `columns`), in first-seen order. */
+function shapesOf(columns: string[], rows: JsonRow[]) {
   const shapes = new Map<string, { columns: string[]; rows: JsonRow[] }>();
   for (const row of rows) {
     const sent = columns.filter((c) => row[c] !== undefined);
@@ -103,18 +103,82 @@ export function updateJson(table: string, keys: string[], columns: string[], row
     if (group) group.rows.push(row);
     else shapes.set(shape, { columns: sent, rows: [row] });
   }
-  return [...shapes.values()].flatMap((group) => {
+  return [...shapes.values()];
+}
+
+/** `t.c IS NOT <sent c>` for each compared column of a group bound after `keys` (`undefined`: none). */
+function differs(table: string, keys: string[], columns: string[]): SQL | undefined {
+  const compared = columns.flatMap((c, i) =>
+    c === STAMP_COLUMN ? [] : [sql`${ident(table)}.${ident(c)} IS NOT ${field("j", keys.length + i)}`],
+  );
+  return compared.length > 0 ? sql.join(compared, sql` OR `) : undefined;
+}
+
+const keyMatch = (table: string, keys: string[]) =>
+  sql.join(
+    keys.map((k, i) => sql`${ident(table)}.${ident(k)} = ${field("j", i)}`),
+    sql` AND `,
+  );
+
+/**
+ * `UPDATE t SET col = <sent value>` for each row, matched by `keys`, where a sent value differs from
+ * the stored one (`IS NOT`, so NULLs compare as values): a row whose sent fields all equal what is
+ * stored is not written (its `updated_at`, a stamp column, stays). A field sent as JSON null sets
+ * NULL, a field the row does not carry keeps its value, so two writers changing different fields of
+ * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
+ * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
+ * `keys` must identify one row per key (rows with the same key are merged beforehand).
+ */
+export function updateJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
+  if (columns.length === 0) return [];
+  return shapesOf(columns, rows).flatMap((group) => {
+    const change = differs(table, keys, group.columns);
+    if (!change) return [];
     const sets = group.columns.map((c, i) => sql`${ident(c)} = ${field("j", keys.length + i)}`);
-    const match = sql.join(
-      keys.map((k, i) => sql`${ident(table)}.${ident(k)} = ${field("j", i)}`),
-      sql` AND `,
-    );
     return jsonGroups([...keys, ...group.columns], group.rows).map(
       (json) =>
-        sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${match}`,
+        sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${keyMatch(table, keys)} AND (${change})`,
     );
   });
 }
+
+/**
+ * The `owner` value of each merged row that an upsert (updateJson + insertJson) would write: rows
+ * missing from the table, and rows with a sent field that differs. A SELECT, to stamp the owner
+ * before the rows are written; the sent rows drive (`LEFT JOIN`, never reordered) and the table is
+ * searched by `keys`.
+ */
+export function changedByUpsert(
+  table: string,
+  keys: string[],
+  columns: string[],
+  rows: JsonRow[],
+  owner: string,
+  /** False for a plain update (updateJson alone): a missing row is not written. */
+  inserts = true,
+): SQL[] {
+  const at = keys.indexOf(owner);
+  const missing = inserts ? sql`${ident(table)}.${ident(keys[0] as string)} IS NULL` : sql`0`;
+  const groups = columns.length > 0 ? shapesOf(columns, rows) : [{ columns: [], rows }];
+  return groups.flatMap((group) => {
+    const change = differs(table, keys, group.columns);
+    return jsonGroups([...keys, ...group.columns], group.rows).map(
+      (json) =>
+        sql`SELECT ${field("j", at)} AS id FROM json_each(${json}) AS j LEFT JOIN ${ident(table)} ON ${keyMatch(table, keys)} WHERE ${missing}${change ? sql` OR ${change}` : sql``}`,
+    );
+  });
+}
+
+/** The `owner` value of each existing row `deleteJson` would delete. */
+export function changedByDelete(table: string, keys: string[], rows: JsonRow[], owner: string): SQL[] {
+  return deleteWhere(table, keys, rows).map(
+    (where) => sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
+  );
+}
+
+/** The `owner` value of each inserted row: new rows always change their owner. */
+export const changedByInsert = (rows: JsonRow[], owner: string): SQL[] =>
+  jsonGroups([owner], rows).map((json) => sql`SELECT ${field("j", 0)} AS id FROM json_each(${json}) AS j`);
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
 export const upsertJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
@@ -131,13 +195,76 @@ export const upsertJson = (table: string, keys: string[], columns: string[], row
  * `product_categories`, believing them a few dozen rows. `keys` must be a prefix of an index of `table`.
  */
 export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
+  return deleteWhere(table, keys, rows).map(
+    (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
+  );
+}
+
+function deleteWhere(table: string, keys: string[], rows: JsonRow[]): SQL[] {
   const target = sql.join(keys.map(ident), sql`, `);
   const values = sql.join(
     keys.map((_, i) => field("j", i)),
     sql`, `,
   );
   return jsonGroups(keys, rows).map(
-    (json) =>
-      sql`DELETE FROM ${ident(table)}${indexedBy(table, keys)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
+    (json) => sql`(${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );
+}
+
+/**
+ * A sent set of rows replacing `owner`'s rows of `table` (a product's categories, its images): the
+ * owners' rows whose `(owner, ...members)` were not sent are deleted; the sent rows are then
+ * upserted by `(owner, ...members)` (updateJson + insertJson), so an equal set writes nothing and a
+ * changed one writes only the members that differ. `rows` carry the owner, the members and
+ * `columns`; `owners` are the owners whose sets were sent (an empty set deletes every row).
+ */
+export function replaceSetJson(
+  table: string,
+  owner: string,
+  members: string[],
+  columns: string[],
+  owners: number[],
+  rows: JsonRow[],
+): SQL[] {
+  return [
+    ...extraMembers(table, owner, members, owners, rows).map(
+      (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
+    ),
+    ...upsertJson(table, [owner, ...members], columns, rows),
+  ];
+}
+
+/** The owners whose set `replaceSetJson` would change. */
+export function changedBySet(
+  table: string,
+  owner: string,
+  members: string[],
+  columns: string[],
+  owners: number[],
+  rows: JsonRow[],
+): SQL[] {
+  return [
+    ...extraMembers(table, owner, members, owners, rows).map(
+      (where) => sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
+    ),
+    ...changedByUpsert(table, [owner, ...members], columns, rows, owner),
+  ];
+}
+
+/** The condition on the owners' stored rows that were not sent (none without owners). */
+function extraMembers(table: string, owner: string, members: string[], owners: number[], rows: JsonRow[]) {
+  if (owners.length === 0) return [];
+  const keys = [owner, ...members];
+  const target = sql.join(keys.map(ident), sql`, `);
+  const values = sql.join(
+    keys.map((_, i) => field("j", i)),
+    sql`, `,
+  );
+  // Rows beyond one parameter's budget (never seen: a chunk's sets are far smaller) add conditions.
+  const notSent = jsonGroups(keys, rows).map(
+    (json) => sql` AND (${target}) NOT IN (SELECT ${values} FROM json_each(${json}) AS j)`,
+  );
+  return [
+    sql`${ident(owner)} IN (SELECT value FROM json_each(${JSON.stringify(owners)}))${sql.join(notSent)}`,
+  ];
 }

@@ -171,7 +171,7 @@ export const priceListPrices: Processor = {
       }
       outcomes.push(succeeded(index));
     }
-    return { outcomes, statements: ops.statements(new Set()), ops };
+    return { outcomes, statements: ops.statements(new Set(), now), ops };
   },
 
   identify: (job, { index, data }) =>

@@ -100,7 +100,7 @@ export const productsUpsert: Processor = {
       ops.absorb(recordOps);
       outcomes.push(succeeded(index));
     }
-    const statements = ops.statements(UPSERT_TABLES);
+    const statements = ops.statements(UPSERT_TABLES, now);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
     statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
     return { outcomes, statements, ops };

@@ -107,15 +107,13 @@ export const identifiersLink: Processor = {
           updated_at: now,
         });
       }
-      ops.merge(products, ["id"], {
-        id: variant.product_id,
-        ...(item.product_internal_id !== undefined ? { internal_id: item.product_internal_id } : {}),
-        updated_at: now,
-      });
+      // A changed variant stamps its product (RowOps' last statement); its own id stamps it too.
+      if (item.product_internal_id !== undefined)
+        ops.merge(products, ["id"], { id: variant.product_id, internal_id: item.product_internal_id, updated_at: now });
       outcomes.push(succeeded(index));
     }
     // Matching reads ean and sku, which no record changes: a dry run replays the earlier effects only.
-    return { outcomes, statements: ops.statements(new Set()), ops };
+    return { outcomes, statements: ops.statements(new Set(), now), ops };
   },
 
   identify: (_job, { index, data }) =>
