@@ -36,6 +36,7 @@ const jobMessage: z.ZodType<JobMessage> = z.object({
   jobId: z.string(),
   chunk: z.number().int().nonnegative(),
   at: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
+  written: z.number().int().nonnegative().optional(),
 });
 
 const webhookMessage: z.ZodType<WebhookMessage> = z.object({

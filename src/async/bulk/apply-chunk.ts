@@ -9,7 +9,7 @@ import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
 import { commitDryRun } from "./dry-run.ts";
 import { loadDryRun } from "./dry-run-memory.ts";
-import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import { addWrites, bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
 
 /**
@@ -41,12 +41,14 @@ export const processorContext = async (
   db: Db,
   job: JobRow,
   invalidates: readonly CacheDomain[],
+  unrecorded: { rows: number } = { rows: 0 },
 ): Promise<ProcessorContext> => ({
   db,
   env,
   job,
   today: utcDate(),
   invalidates,
+  unrecorded,
   ...(job.dryRun ? { dryRun: await loadDryRun(env.DB, job.id) } : {}),
 });
 
@@ -80,7 +82,7 @@ export async function applyChunk(
     throw err;
   }
   if (thisRound.length < records.length) return "continues";
-  return closeChunk(env, job, chunk, []);
+  return closeChunk(env, job, chunk, [], ctx.unrecorded);
 }
 
 /**
@@ -95,20 +97,30 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
 /**
  * Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead.
  * A batch with effects also bumps the edge cache generations of the operation's domains, once.
+ * The job's `writes` grow in the same batch by the plan's unchanged records (read after the
+ * effects) and by the rows earlier commits wrote (`unrecorded`); the rows this batch's effects
+ * wrote, which D1 reports once it committed, become the next commit's `unrecorded`. A redelivery
+ * fails on the ledger row first, so nothing counts twice.
  */
 export async function commitWithBooks(
-  { env, db, job, dryRun, invalidates }: ProcessorContext,
+  { env, db, job, dryRun, invalidates, unrecorded }: ProcessorContext,
   books: SQL[],
-  { statements, ops }: Pick<Plan, "statements" | "ops">,
+  { statements, ops, unchanged }: Pick<Plan, "statements" | "ops" | "unchanged">,
 ) {
   if (job.dryRun) {
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
-    await commitDryRun(env.DB, dryRun, books, statements, ops);
+    await commitDryRun(env.DB, dryRun, books, statements, ops, unchanged);
   } else {
     const bump =
       statements.length > 0 && invalidates?.length ? [generationBump(db, invalidates).getSQL()] : [];
-    await rawBatch(env.DB, [...books, ...statements, ...bump]);
+    const earlier = unrecorded?.rows ?? 0;
+    const writes = unchanged || earlier > 0 ? [addWrites(job.id, { unchanged, rows: earlier })] : [];
+    const results = await rawBatch(env.DB, [...books, ...statements, ...writes, ...bump]);
     if (bump.length > 0) forgetGenerations();
+    if (unrecorded)
+      unrecorded.rows = results
+        .slice(books.length, books.length + statements.length)
+        .reduce((sum, r) => sum + (r.meta.rows_written ?? 0), 0);
   }
 }
 
@@ -118,9 +130,15 @@ async function closeChunk(
   job: JobRow,
   chunk: number,
   outcomes: RecordOutcome[],
+  unrecorded?: { rows: number },
 ): Promise<ChunkResult> {
+  const rows = unrecorded?.rows ?? 0;
   try {
-    await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false));
+    await rawBatch(env.DB, [
+      ...bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false),
+      ...(rows > 0 ? [addWrites(job.id, { rows })] : []),
+    ]);
+    if (unrecorded) unrecorded.rows = 0;
     return "mine";
   } catch (err) {
     if (isLedgerConflict(err)) return "theirs";

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { indexedBy, jsonRowsTable } from "../../db/stated-plans.ts";
+import { tableIndexes } from "./write-cost.ts";
 
 /**
  * Set-based writes for bulk jobs: every statement binds its rows as ONE JSON parameter and reads
@@ -128,16 +129,38 @@ const keyMatch = (table: string, keys: string[]) =>
  * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
  * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
  * `keys` must identify one row per key (rows with the same key are merged beforehand).
+ *
+ * SQLite rewrites the index entries of every indexed column a SET names, equal value or not, and
+ * D1 bills each (write-cost.ts): a re-sent sku beside a changed stock would write the sku's index
+ * entries again. So an indexed column is set by a statement of its own, only where it differs; the
+ * other columns and the stamp go in one statement, where any sent value differs. (One indexed
+ * column and nothing else: a single statement.)
  */
 export function updateJson(table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
   if (columns.length === 0) return [];
+  const indexed = new Set(tableIndexes(table).flatMap((i) => [...i.columns, ...i.notNull]));
   return shapesOf(columns, rows).flatMap((group) => {
-    const change = differs(table, keys, group.columns);
-    if (!change) return [];
-    const sets = group.columns.map((c, i) => sql`${ident(c)} = ${field("j", keys.length + i)}`);
-    return jsonGroups([...keys, ...group.columns], group.rows).map(
-      (json) =>
-        sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${keyMatch(table, keys)} AND (${change})`,
+    const compared = group.columns.filter((c) => c !== STAMP_COLUMN);
+    if (compared.length === 0) return [];
+    const own = compared.filter((c) => indexed.has(c));
+    const rest = group.columns.filter((c) => !own.includes(c));
+    const alone = own.length === 0 || compared.length === 1;
+    const parts = alone
+      ? [{ set: group.columns, when: compared }]
+      : [
+          ...(rest.length > 0 ? [{ set: rest, when: compared }] : []),
+          ...own.map((c) => ({ set: [c], when: [c] })),
+        ];
+    return jsonGroups([...keys, ...group.columns], group.rows).flatMap((json) =>
+      parts.map(({ set, when }) => {
+        const at = (c: string) => keys.length + group.columns.indexOf(c);
+        const sets = set.map((c) => sql`${ident(c)} = ${field("j", at(c))}`);
+        const change = sql.join(
+          when.map((c) => sql`${ident(table)}.${ident(c)} IS NOT ${field("j", at(c))}`),
+          sql` OR `,
+        );
+        return sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${keyMatch(table, keys)} AND (${change})`;
+      }),
     );
   });
 }
@@ -171,7 +194,7 @@ export function changedByUpsert(
 
 /** The `owner` value of each existing row `deleteJson` would delete. */
 export function changedByDelete(table: string, keys: string[], rows: JsonRow[], owner: string): SQL[] {
-  return deleteWhere(table, keys, rows).map(
+  return deleteWhere(keys, rows).map(
     (where) => sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
   );
 }
@@ -195,12 +218,12 @@ export const upsertJson = (table: string, keys: string[], columns: string[], row
  * `product_categories`, believing them a few dozen rows. `keys` must be a prefix of an index of `table`.
  */
 export function deleteJson(table: string, keys: string[], rows: JsonRow[]): SQL[] {
-  return deleteWhere(table, keys, rows).map(
+  return deleteWhere(keys, rows).map(
     (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
   );
 }
 
-function deleteWhere(table: string, keys: string[], rows: JsonRow[]): SQL[] {
+function deleteWhere(keys: string[], rows: JsonRow[]): SQL[] {
   const target = sql.join(keys.map(ident), sql`, `);
   const values = sql.join(
     keys.map((_, i) => field("j", i)),
@@ -227,7 +250,7 @@ export function replaceSetJson(
   rows: JsonRow[],
 ): SQL[] {
   return [
-    ...extraMembers(table, owner, members, owners, rows).map(
+    ...extraMembers(owner, members, owners, rows).map(
       (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
     ),
     ...upsertJson(table, [owner, ...members], columns, rows),
@@ -244,15 +267,16 @@ export function changedBySet(
   rows: JsonRow[],
 ): SQL[] {
   return [
-    ...extraMembers(table, owner, members, owners, rows).map(
-      (where) => sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
+    ...extraMembers(owner, members, owners, rows).map(
+      (where) =>
+        sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
     ),
     ...changedByUpsert(table, [owner, ...members], columns, rows, owner),
   ];
 }
 
 /** The condition on the owners' stored rows that were not sent (none without owners). */
-function extraMembers(table: string, owner: string, members: string[], owners: number[], rows: JsonRow[]) {
+function extraMembers(owner: string, members: string[], owners: number[], rows: JsonRow[]) {
   if (owners.length === 0) return [];
   const keys = [owner, ...members];
   const target = sql.join(keys.map(ident), sql`, `);

@@ -1,6 +1,6 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
-import { jsonKeys } from "../../db/stated-plans.ts";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { jsonKeys } from "../../db/stated-plans.ts";
 import {
   changedByDelete,
   changedBySet,
@@ -83,7 +83,14 @@ export class RowOps {
     value: number,
     rows: SqlRow<T>[],
   ) {
-    this.log.push({ kind: "set", table: this.named(table), keys: [owner], members, row: { [owner]: value }, rows });
+    this.log.push({
+      kind: "set",
+      table: this.named(table),
+      keys: [owner],
+      members,
+      row: { [owner]: value },
+      rows,
+    });
   }
 
   /** Appends another record's ops (a record's ops join the chunk only when the record succeeds). */
@@ -127,7 +134,13 @@ export class RowOps {
     for (const op of this.log) {
       let ops = byTable.get(op.table);
       if (!ops) {
-        ops = { deletes: new Map(), inserts: [], insertColumns: new Set(), merges: new Map(), sets: new Map() };
+        ops = {
+          deletes: new Map(),
+          inserts: [],
+          insertColumns: new Set(),
+          merges: new Map(),
+          sets: new Map(),
+        };
         byTable.set(op.table, ops);
       }
       if (op.kind === "insert") {
@@ -165,7 +178,8 @@ export class RowOps {
       if (now && stamped) {
         for (const changed of changedOwners(name, ops, upsert, stamped.column))
           out.push(stampOwners(stamped.owner, changed, now));
-        if (stamped.owner === ROLLUP.table) for (const id of ownerValues(ops, stamped.column)) rollupIds.add(id);
+        if (stamped.owner === ROLLUP.table)
+          for (const id of ownerValues(ops, stamped.column)) rollupIds.add(id);
       }
       if (name === ROLLUP.table) for (const id of ownerValues(ops, "id")) rollupIds.add(id);
       out.push(...tableStatements(name, ops, upsert));
@@ -192,7 +206,16 @@ function changedOwners(table: string, ops: TableOps, upsert: boolean, column: st
   const merges = [...ops.merges.values()];
   if (merges.length > 0 && ops.mergeKeys) {
     const keys = ops.mergeKeys;
-    out.push(...changedByUpsert(table, keys, mergeColumns(merges, keys), merges.map((m) => m.row), column, upsert));
+    out.push(
+      ...changedByUpsert(
+        table,
+        keys,
+        mergeColumns(merges, keys),
+        merges.map((m) => m.row),
+        column,
+        upsert,
+      ),
+    );
   }
   for (const set of setGroups(ops))
     out.push(...changedBySet(table, set.owner, set.members, set.columns, set.owners, set.rows));

@@ -14,6 +14,11 @@ export interface JobMessage {
   chunk: number;
   /** The chunk's byte range in the payload object, when the sender knew it: R2 reads it while D1 opens the chunk. */
   at?: [offset: number, length: number];
+  /**
+   * Rows the job's earlier commits wrote (D1's figure, known once a batch committed), added to the
+   * job's `writes` by the batch that commits this message's work, or by the job's finalization.
+   */
+  written?: number;
 }
 
 export const LOG_CODES = [
@@ -64,6 +69,12 @@ export interface ProcessorContext {
    * consumer always sets them, a test that only plans may leave them out.
    */
   invalidates?: readonly CacheDomain[];
+  /**
+   * Rows written by commits whose figure is not yet in the job's `writes` (D1 reports it only after
+   * a batch commits): the next commit of this invocation adds it in its batch, and what remains at
+   * the end travels in the next message (JobMessage.written). A real run's only.
+   */
+  unrecorded?: { rows: number };
 }
 
 export interface Plan {
@@ -72,6 +83,11 @@ export interface Plan {
   statements: SQL[];
   /** The row ops behind `statements`: a dry run remembers the rows they write. */
   ops?: RowOps;
+  /**
+   * How many succeeded records changed nothing: an SQL expression read after `statements` ran, in
+   * their batch (the rows they changed are stamped, row-ops.ts), added to the job's `writes`.
+   */
+  unchanged?: SQL;
 }
 
 /**

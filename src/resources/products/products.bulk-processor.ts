@@ -3,6 +3,7 @@ import { updateJson } from "../../async/bulk/bulk-sql.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
@@ -60,6 +61,7 @@ export const productsUpsert: Processor = {
     const ops = new RowOps();
     const supplierChanges: { product_id: number; supplier_id: number | null }[] = [];
     const outcomes: RecordOutcome[] = [];
+    const written: number[] = [];
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
@@ -98,12 +100,14 @@ export const productsUpsert: Processor = {
       }
       if (existing) seeOwnChanges(existing, record, localesOf, context);
       ops.absorb(recordOps);
+      written.push(productId);
       outcomes.push(succeeded(index));
     }
     const statements = ops.statements(UPSERT_TABLES, now);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
     statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
-    return { outcomes, statements, ops };
+    // A product is stamped when it, its rows or one of its variants changed (or it is new).
+    return { outcomes, statements, ops, unchanged: unchangedById("products", written, now) };
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),

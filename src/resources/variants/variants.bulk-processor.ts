@@ -4,6 +4,7 @@ import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { variantPrices, variantTranslations } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
@@ -63,6 +64,7 @@ export const variantsUpdate: Processor = {
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
+    const written: number[] = [];
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
@@ -103,11 +105,17 @@ export const variantsUpdate: Processor = {
         markets.set(variant.id, set);
       }
       ops.absorb(recordOps);
+      written.push(variant.id);
       outcomes.push(succeeded(index));
     }
     // A changed variant stamps its product too (incremental synchronization reads the product's
     // updated_at): RowOps' last statement.
-    return { outcomes, statements: ops.statements(UPSERT_TABLES, now), ops };
+    return {
+      outcomes,
+      statements: ops.statements(UPSERT_TABLES, now),
+      ops,
+      unchanged: unchangedById("variants", written, now),
+    };
   },
 
   identify: (job, { index, data }) =>
