@@ -140,6 +140,14 @@ describe("bulk writes that change nothing cost nothing", () => {
     expect((await stamps("products", [p.id]))[0]).not.toBe("2026-01-10T10:00:00Z");
   });
 
+  it("a record re-sent in the second its row was stamped still counts as unchanged", async () => {
+    const p = await createProduct();
+    const vid = p.variantIds[0] as number;
+    const record = { id: vid, warehouse_stock: 77 };
+    expect(await variants([record])).toMatchObject({ unchanged_records: 0 });
+    expect(await variants([record])).toEqual({ unchanged_records: 1, rows_written: 0 });
+  });
+
   it("identifiers link: linking ids already linked writes nothing", async () => {
     const supplier = await createSupplierRow(unique("LS"));
     const p = await createProduct({ supplierId: supplier });
