@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type CacheDomain, generationBump } from "../../db/cache-generations.ts";
 import { rawBatch } from "../../db/raw.ts";
 import { forgetGenerations } from "../../edge/generations.ts";
@@ -10,7 +10,15 @@ import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
 import { commitDryRun } from "./dry-run.ts";
 import { loadDryRun } from "./dry-run-memory.ts";
 import { addWrites, bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
+import type {
+  ChunkRecord,
+  JobRow,
+  Plan,
+  Processor,
+  ProcessorContext,
+  RecordOutcome,
+  Unrecorded,
+} from "./types.ts";
 
 /**
  * Applying one chunk of a job: its effects, ledger row, log entries and counters in one batch, a
@@ -41,7 +49,7 @@ export const processorContext = async (
   db: Db,
   job: JobRow,
   invalidates: readonly CacheDomain[],
-  unrecorded: { rows: number } = { rows: 0 },
+  unrecorded: Unrecorded = { rows: 0, unchanged: 0 },
 ): Promise<ProcessorContext> => ({
   db,
   env,
@@ -97,31 +105,39 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
 /**
  * Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead.
  * A batch with effects also bumps the edge cache generations of the operation's domains, once.
- * The job's `writes` grow in the same batch by the plan's unchanged records (read after the
- * effects) and by the rows earlier commits wrote (`unrecorded`); the rows this batch's effects
- * wrote, which D1 reports once it committed, become the next commit's `unrecorded`. A redelivery
- * fails on the ledger row first, so nothing counts twice.
+ * What earlier commits wrote (`unrecorded`) is added to the job's `writes` in the same batch; what
+ * this one writes, which D1 reports once it committed, becomes the next commit's `unrecorded`: the
+ * rows its effects wrote, and its unchanged records (all its succeeded records when it wrote no
+ * row, else those whose rows were not stamped, read in the batch after the effects). A
+ * redelivery fails on the ledger row first, so nothing counts twice.
  */
 export async function commitWithBooks(
   { env, db, job, dryRun, invalidates, unrecorded }: ProcessorContext,
   books: SQL[],
-  { statements, ops, unchanged }: Pick<Plan, "statements" | "ops" | "unchanged">,
+  { statements, ops, unchanged, outcomes }: Pick<Plan, "statements" | "ops" | "unchanged" | "outcomes">,
 ) {
+  const succeeded = outcomes.filter((o) => o.ok).length;
   if (job.dryRun) {
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
-    await commitDryRun(env.DB, dryRun, books, statements, ops, unchanged);
-  } else {
-    const bump =
-      statements.length > 0 && invalidates?.length ? [generationBump(db, invalidates).getSQL()] : [];
-    const earlier = unrecorded?.rows ?? 0;
-    const writes = unchanged || earlier > 0 ? [addWrites(job.id, { unchanged, rows: earlier })] : [];
-    const results = await rawBatch(env.DB, [...books, ...statements, ...writes, ...bump]);
-    if (bump.length > 0) forgetGenerations();
-    if (unrecorded)
-      unrecorded.rows = results
-        .slice(books.length, books.length + statements.length)
-        .reduce((sum, r) => sum + (r.meta.rows_written ?? 0), 0);
+    await commitDryRun(env.DB, dryRun, books, { statements, ops, unchanged, succeeded });
+    return;
   }
+  const bump = statements.length > 0 && invalidates?.length ? [generationBump(db, invalidates).getSQL()] : [];
+  const carried =
+    unrecorded && unrecorded.rows + unrecorded.unchanged > 0 ? [addWrites(job.id, unrecorded)] : [];
+  const count = unchanged && statements.length > 0 ? [sql`SELECT (${unchanged}) AS n`] : [];
+  const results = await rawBatch(env.DB, [...books, ...carried, ...statements, ...count, ...bump]);
+  if (bump.length > 0) forgetGenerations();
+  if (!unrecorded) return;
+  const first = books.length + carried.length;
+  const rows = results
+    .slice(first, first + statements.length)
+    .reduce((sum, r) => sum + (r.meta.rows_written ?? 0), 0);
+  const marked = Number(
+    (results[first + statements.length]?.results[0] as { n?: number } | undefined)?.n ?? 0,
+  );
+  unrecorded.rows = rows;
+  unrecorded.unchanged = rows === 0 ? succeeded : marked;
 }
 
 /** Writes the chunk's whole-chunk ledger row (not exclusive: after replayed parts) with `outcomes`. */
@@ -130,15 +146,14 @@ async function closeChunk(
   job: JobRow,
   chunk: number,
   outcomes: RecordOutcome[],
-  unrecorded?: { rows: number },
+  unrecorded?: Unrecorded,
 ): Promise<ChunkResult> {
-  const rows = unrecorded?.rows ?? 0;
   try {
     await rawBatch(env.DB, [
       ...bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false),
-      ...(rows > 0 ? [addWrites(job.id, { rows })] : []),
+      ...(unrecorded && unrecorded.rows + unrecorded.unchanged > 0 ? [addWrites(job.id, unrecorded)] : []),
     ]);
-    if (unrecorded) unrecorded.rows = 0;
+    if (unrecorded) Object.assign(unrecorded, { rows: 0, unchanged: 0 });
     return "mine";
   } catch (err) {
     if (isLedgerConflict(err)) return "theirs";

@@ -31,7 +31,7 @@ export const utf8Length = (text: string) =>
 const jsonGroups = (columns: string[], rows: JsonRow[]) =>
   groupJson(rows.map((row) => JSON.stringify(columns.map((c) => row[c] ?? null))));
 
-function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+export function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: rows that fit by that bound need no measuring.
   let units = 2;
   for (const json of rows) units += json.length + 1;
@@ -53,7 +53,7 @@ function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   return out;
 }
 
-const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
+export const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
 /** Element `index` of the row array `alias.value`. */
 const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.value, '$[${index}]')`);
 
@@ -166,28 +166,38 @@ export function updateJson(table: string, keys: string[], columns: string[], row
 }
 
 /**
- * The `owner` value of each merged row that an upsert (updateJson + insertJson) would write: rows
- * missing from the table, and rows with a sent field that differs. A SELECT, to stamp the owner
- * before the rows are written; the sent rows drive (`LEFT JOIN`, never reordered) and the table is
- * searched by `keys`.
+ * Stamps (`updated_at = now`) each owner (of `ownerTable`, by `owner`'s value) of a merged row an
+ * upsert (updateJson + insertJson) would write: a row missing from the table (`inserts`), or one with
+ * a sent field that differs. Run before the rows are written. The sent rows are grouped by owner and
+ * an owner is compared only while it is not stamped yet: one its own row's update stamped costs a
+ * lookup, not a pass over its rows (`EXISTS` over the owner's rows, `LEFT JOIN` the table by `keys`).
  */
-export function changedByUpsert(
+export function stampByUpsert(
+  ownerTable: string,
   table: string,
   keys: string[],
   columns: string[],
   rows: JsonRow[],
   owner: string,
-  /** False for a plain update (updateJson alone): a missing row is not written. */
+  now: string,
   inserts = true,
 ): SQL[] {
-  const at = keys.indexOf(owner);
   const missing = inserts ? sql`${ident(table)}.${ident(keys[0] as string)} IS NULL` : sql`0`;
   const groups = columns.length > 0 ? shapesOf(columns, rows) : [{ columns: [], rows }];
+  const o = ident(ownerTable);
+  const stamp = ident(STAMP_COLUMN);
   return groups.flatMap((group) => {
     const change = differs(table, keys, group.columns);
-    return jsonGroups([...keys, ...group.columns], group.rows).map(
+    const cols = [...keys, ...group.columns];
+    const byOwner = new Map<unknown, unknown[][]>();
+    for (const row of group.rows) {
+      const list = byOwner.get(row[owner]) ?? [];
+      list.push(cols.map((c) => row[c] ?? null));
+      byOwner.set(row[owner], list);
+    }
+    return groupJson([...byOwner].map((entry) => JSON.stringify(entry))).map(
       (json) =>
-        sql`SELECT ${field("j", at)} AS id FROM json_each(${json}) AS j LEFT JOIN ${ident(table)} ON ${keyMatch(table, keys)} WHERE ${missing}${change ? sql` OR ${change}` : sql``}`,
+        sql`UPDATE ${o} SET ${stamp} = ${now} FROM ${jsonRowsTable(json)} AS k WHERE ${o}.id = json_extract(k.value, '$[0]') AND ${o}.${stamp} IS NOT ${now} AND EXISTS (SELECT 1 FROM json_each(k.value, '$[1]') AS j LEFT JOIN ${ident(table)} ON ${keyMatch(table, keys)} WHERE ${missing}${change ? sql` OR ${change}` : sql``})`,
     );
   });
 }
@@ -232,63 +242,4 @@ function deleteWhere(keys: string[], rows: JsonRow[]): SQL[] {
   return jsonGroups(keys, rows).map(
     (json) => sql`(${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );
-}
-
-/**
- * A sent set of rows replacing `owner`'s rows of `table` (a product's categories, its images): the
- * owners' rows whose `(owner, ...members)` were not sent are deleted; the sent rows are then
- * upserted by `(owner, ...members)` (updateJson + insertJson), so an equal set writes nothing and a
- * changed one writes only the members that differ. `rows` carry the owner, the members and
- * `columns`; `owners` are the owners whose sets were sent (an empty set deletes every row).
- */
-export function replaceSetJson(
-  table: string,
-  owner: string,
-  members: string[],
-  columns: string[],
-  owners: number[],
-  rows: JsonRow[],
-): SQL[] {
-  return [
-    ...extraMembers(owner, members, owners, rows).map(
-      (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
-    ),
-    ...upsertJson(table, [owner, ...members], columns, rows),
-  ];
-}
-
-/** The owners whose set `replaceSetJson` would change. */
-export function changedBySet(
-  table: string,
-  owner: string,
-  members: string[],
-  columns: string[],
-  owners: number[],
-  rows: JsonRow[],
-): SQL[] {
-  return [
-    ...extraMembers(owner, members, owners, rows).map(
-      (where) =>
-        sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${where}`,
-    ),
-    ...changedByUpsert(table, [owner, ...members], columns, rows, owner),
-  ];
-}
-
-/** The condition on the owners' stored rows that were not sent (none without owners). */
-function extraMembers(owner: string, members: string[], owners: number[], rows: JsonRow[]) {
-  if (owners.length === 0) return [];
-  const keys = [owner, ...members];
-  const target = sql.join(keys.map(ident), sql`, `);
-  const values = sql.join(
-    keys.map((_, i) => field("j", i)),
-    sql`, `,
-  );
-  // Rows beyond one parameter's budget (never seen: a chunk's sets are far smaller) add conditions.
-  const notSent = jsonGroups(keys, rows).map(
-    (json) => sql` AND (${target}) NOT IN (SELECT ${values} FROM json_each(${json}) AS j)`,
-  );
-  return [
-    sql`${ident(owner)} IN (SELECT value FROM json_each(${JSON.stringify(owners)}))${sql.join(notSent)}`,
-  ];
 }

@@ -24,7 +24,7 @@ import {
 import { finalizeJob, type OnJobFinalized } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { BulkOperations } from "./operation.ts";
-import type { JobMessage, JobRow } from "./types.ts";
+import type { JobMessage, JobRow, Unrecorded } from "./types.ts";
 
 /** How a chunk's log line names each result. */
 const CHUNK_OUTCOMES: Record<ChunkResult, string> = {
@@ -91,7 +91,7 @@ export async function processJobMessage(
   const span = spanOf(group);
   let outcome: { result: ChunkResult; chunk: number } = { result: "mine", chunk: message.chunk };
   // Rows earlier commits wrote, added to the job's `writes` with the next commit (ProcessorContext).
-  const unrecorded = { rows: message.written ?? 0 };
+  const unrecorded: Unrecorded = { ...(message.written ?? { rows: 0, unchanged: 0 }) };
   if (range.count === 1 && range.length > RECORD_MAX_BYTES) {
     outcome.result = await failOversizedRecord(env, job, message.chunk, range);
   } else {
@@ -130,10 +130,10 @@ export async function processJobMessage(
   });
   if (outcome.result === "continues") {
     // The replay goes on in a fresh invocation (its own D1 query budget).
-    const next: JobMessage = { jobId: job.id, chunk: outcome.chunk, written: unrecorded.rows };
+    const next: JobMessage = { jobId: job.id, chunk: outcome.chunk, written: unrecorded };
     await env.JOBS_QUEUE.send(next, { contentType: "json" });
   } else if (outcome.result === "mine") {
-    await advance(env, db, job, outcome.chunk, opened.rangeOf, onFinalized, unrecorded.rows);
+    await advance(env, db, job, outcome.chunk, opened.rangeOf, onFinalized, unrecorded);
   }
 }
 
@@ -220,7 +220,7 @@ async function readRange(env: Bindings, jobId: string, [offset, length]: [number
 /**
  * Enqueues the chunk after `chunk`, or finalizes after the last one. The message carries the byte
  * range of the group that chunk starts (nothing of it is applied yet), read while D1 opens it, and
- * the rows written that the job's `writes` does not count yet (the last commit's).
+ * what the last commit wrote that the job's `writes` does not count yet.
  */
 async function advance(
   env: Bindings,
@@ -229,7 +229,7 @@ async function advance(
   chunk: number,
   rangeOf: (chunk: number) => ChunkRange | undefined,
   onFinalized: OnJobFinalized,
-  written = 0,
+  written: Unrecorded = { rows: 0, unchanged: 0 },
 ) {
   if (chunk + 1 < job.chunkCount) {
     const next = chunkGroup(chunk + 1, rangeOf);
@@ -238,7 +238,7 @@ async function advance(
       jobId: job.id,
       chunk: chunk + 1,
       ...(span ? { at: [span.offset, span.length] } : {}),
-      ...(written > 0 ? { written } : {}),
+      ...(written.rows + written.unchanged > 0 ? { written } : {}),
     };
     await env.JOBS_QUEUE.send(message, { contentType: "json" });
   } else {

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { type SQL, sql } from "drizzle-orm";
-import { type Compiled, compile, rawAll, rawBatch } from "../../db/raw.ts";
+import { type Compiled, compile, rawBatch } from "../../db/raw.ts";
 import { describeError } from "../../lib/errors.ts";
 import { type DryRunMemory, earlierEffects, meetsEarlierEffects, memoryEntry } from "./dry-run-memory.ts";
 import { addWrites } from "./ledger.ts";
@@ -64,10 +64,9 @@ export async function commitDryRun(
   d1: D1Database,
   memory: DryRunMemory,
   books: SQL[],
-  statements: SQL[],
-  ops: RowOps | undefined,
-  unchanged: SQL | undefined,
+  plan: { statements: SQL[]; ops: RowOps | undefined; unchanged: SQL | undefined; succeeded: number },
 ): Promise<void> {
+  const { statements, ops, unchanged } = plan;
   const effects = statements.map(compile);
   let writes: Rehearsed = { rows: 0, unchanged: 0 };
   if (effects.length > 0) {
@@ -82,10 +81,9 @@ export async function commitDryRun(
         rehearse(d1, jobId, await earlierEffects(d1, memory), effects, unchanged),
       );
     }
-  } else if (unchanged) {
-    const [row] = await rawAll<{ n: number }>(d1, sql`SELECT (${unchanged}) AS n`);
-    writes.unchanged = row?.n ?? 0;
   }
+  // As a real run counts them (commitWithBooks): a batch that writes no row changed none of its records.
+  if (writes.rows === 0) writes.unchanged = plan.succeeded;
   const entry = memoryEntry(memory, effects, ops);
   await rawBatch(d1, [
     ...books,

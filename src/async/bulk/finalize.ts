@@ -15,7 +15,7 @@ export type OnJobFinalized = (env: Bindings, job: JobRow) => Promise<void>;
 const OPEN = sql`status IN ('pending', 'running')`;
 
 /** The final INFO summary and the final status derived from the counters, for a job not yet final. */
-const finalStatements = (jobId: string, now: string, written = 0) => [
+const finalStatements = (jobId: string, now: string, written = { rows: 0, unchanged: 0 }) => [
   // A dry run's memory of its effects serves only its own later chunks.
   sql`DELETE FROM job_dry_run_effects WHERE job_id = ${jobId}`,
   sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
@@ -29,7 +29,8 @@ const finalStatements = (jobId: string, now: string, written = 0) => [
                     WHEN failed_records = 0 THEN 'done'
                     ELSE 'done_with_errors' END,
       finished_at = ${now},
-      rows_written = rows_written + ${written}
+      rows_written = rows_written + ${written.rows},
+      unchanged_records = unchanged_records + ${written.unchanged}
     WHERE id = ${jobId} AND ${OPEN}
     RETURNING id`,
 ];
@@ -37,14 +38,14 @@ const finalStatements = (jobId: string, now: string, written = 0) => [
 /**
  * Writes the final INFO summary and the final status derived from the counters, once: the
  * statements only act while the job is not final, and the call whose UPDATE changed the row runs
- * the hooks. `written`: rows the last commit wrote, not yet in the job's `writes`.
+ * the hooks. `written`: what the last commit wrote, not yet in the job's `writes`.
  */
 export async function finalizeJob(
   env: Bindings,
   db: Db,
   jobId: string,
   onFinalized: OnJobFinalized,
-  written = 0,
+  written = { rows: 0, unchanged: 0 },
 ) {
   const now = isoSeconds();
   const results = await rawBatch(db.$client, finalStatements(jobId, now, written));

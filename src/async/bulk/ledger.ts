@@ -77,10 +77,9 @@ export function bookkeeping(
 }
 
 /**
- * Adds to the job's `writes` (DECISIONS §14): records that changed nothing (a count, or an SQL
- * expression read in the batch of their effects) and rows their effects wrote.
+ * Adds to the job's `writes` (DECISIONS §14): records that changed nothing and rows their effects wrote.
  */
-export const addWrites = (jobId: string, { unchanged, rows }: { unchanged?: SQL | number; rows?: number }) =>
+export const addWrites = (jobId: string, { unchanged, rows }: { unchanged?: number; rows?: number }) =>
   sql`UPDATE jobs SET unchanged_records = unchanged_records + ${unchanged ?? 0},
       rows_written = rows_written + ${rows ?? 0} WHERE id = ${jobId}`;
 

@@ -3,16 +3,15 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { jsonKeys } from "../../db/stated-plans.ts";
 import {
   changedByDelete,
-  changedBySet,
-  changedByUpsert,
   deleteJson,
   insertJson,
   type JsonRow,
-  replaceSetJson,
   STAMP_COLUMN,
+  stampByUpsert,
   updateJson,
   upsertJson,
 } from "./bulk-sql.ts";
+import { extraOwners, type OwnedSet, replaceSetJson } from "./set-sql.ts";
 import { ROLLUP, STAMPED_OWNERS } from "./stamps.ts";
 import { parentsFirst } from "./table-order.ts";
 
@@ -32,7 +31,7 @@ interface TableOps {
   merges: Map<string, { keys: string[]; row: JsonRow }>;
   mergeKeys?: string[];
   /** Replaced sets by owner value: the later set of an owner wins whole. */
-  sets: Map<string, { owner: string; members: string[]; value: number; rows: JsonRow[] }>;
+  sets: Map<string, { owner: string; member: string; value: number; rows: JsonRow[] }>;
 }
 
 /**
@@ -52,7 +51,7 @@ export type RowOp =
   | { kind: "delete"; table: string; keys: string[]; row: JsonRow };
 type LoggedOp =
   | RowOp
-  | { kind: "set"; table: string; keys: string[]; members: string[]; row: JsonRow; rows: JsonRow[] };
+  | { kind: "set"; table: string; keys: string[]; member: string; row: JsonRow; rows: JsonRow[] };
 
 export class RowOps {
   private readonly log: LoggedOp[] = [];
@@ -74,12 +73,12 @@ export class RowOps {
 
   /**
    * Replace the rows of `table` whose `owner` column is `value` with `rows` (each carrying the owner,
-   * the `members` columns that identify a row within its owner, and the other columns).
+   * the `member` column that identifies a row within its owner, and the other columns).
    */
   replaceSet<T extends SQLiteTable>(
     table: T,
     owner: SqlColumn<T>,
-    members: SqlColumn<T>[],
+    member: SqlColumn<T>,
     value: number,
     rows: SqlRow<T>[],
   ) {
@@ -87,7 +86,7 @@ export class RowOps {
       kind: "set",
       table: this.named(table),
       keys: [owner],
-      members,
+      member,
       row: { [owner]: value },
       rows,
     });
@@ -151,7 +150,7 @@ export class RowOps {
       const id = op.keys.map((k) => String(op.row[k])).join("\u0000");
       if (op.kind === "set") {
         const owner = op.keys[0] as string;
-        ops.sets.set(id, { owner, members: op.members, value: op.row[owner] as number, rows: op.rows });
+        ops.sets.set(id, { owner, member: op.member, value: op.row[owner] as number, rows: op.rows });
         if (ops.inserts.length > 0) ops.inserts = ops.inserts.filter((r) => String(r[owner]) !== id);
       } else if (op.kind === "delete") {
         ops.merges.delete(id);
@@ -176,8 +175,7 @@ export class RowOps {
       const upsert = upsertTables.has(table);
       const stamped = STAMPED_OWNERS[name];
       if (now && stamped) {
-        for (const changed of changedOwners(name, ops, upsert, stamped.column))
-          out.push(stampOwners(stamped.owner, changed, now));
+        out.push(...ownerStamps(stamped.owner, name, ops, upsert, stamped.column, now));
         if (stamped.owner === ROLLUP.table)
           for (const id of ownerValues(ops, stamped.column)) rollupIds.add(id);
       }
@@ -199,27 +197,30 @@ function ownerValues(ops: TableOps, column: string): unknown[] {
   ].filter((v) => v !== undefined && v !== null);
 }
 
-/** SELECTs of the owners (`column`) whose rows of `table` the ops would change, before they run. */
-function changedOwners(table: string, ops: TableOps, upsert: boolean, column: string): SQL[] {
+/** Stamps the owners (`column`) whose rows of `table` the ops would change, before they run. */
+function ownerStamps(
+  owner: string,
+  table: string,
+  ops: TableOps,
+  upsert: boolean,
+  column: string,
+  now: string,
+): SQL[] {
+  const changed: SQL[] = [];
+  for (const [keys, rows] of deletesByKeys(ops)) changed.push(...changedByDelete(table, keys, rows, column));
   const out: SQL[] = [];
-  for (const [keys, rows] of deletesByKeys(ops)) out.push(...changedByDelete(table, keys, rows, column));
   const merges = [...ops.merges.values()];
   if (merges.length > 0 && ops.mergeKeys) {
     const keys = ops.mergeKeys;
-    out.push(
-      ...changedByUpsert(
-        table,
-        keys,
-        mergeColumns(merges, keys),
-        merges.map((m) => m.row),
-        column,
-        upsert,
-      ),
-    );
+    const rows = merges.map((m) => m.row);
+    out.push(...stampByUpsert(owner, table, keys, mergeColumns(merges, keys), rows, column, now, upsert));
   }
-  for (const set of setGroups(ops))
-    out.push(...changedBySet(table, set.owner, set.members, set.columns, set.owners, set.rows));
-  return out;
+  for (const set of setGroups(ops)) {
+    changed.push(...extraOwners(table, set.owner, set.member, set.sets));
+    const rows = set.sets.flatMap((s) => s.rows);
+    out.push(...stampByUpsert(owner, table, [set.owner, set.member], set.columns, rows, column, now));
+  }
+  return [...changed.map((select) => stampOwners(owner, select, now)), ...out];
 }
 
 /** Stamps the owners a SELECT of `id`s names (materialized: the owner is searched per id). */
@@ -249,25 +250,22 @@ function deletesByKeys(ops: TableOps): Map<string[], JsonRow[]> {
 const mergeColumns = (merges: { row: JsonRow }[], keys: string[]) =>
   [...new Set(merges.flatMap((m) => Object.keys(m.row)))].filter((c) => !keys.includes(c));
 
-/** The sets of one table, grouped by owner column and members (one group in practice). */
+/** The sets of one table, grouped by owner column and member (one group in practice). */
 function setGroups(ops: TableOps) {
-  const groups = new Map<
-    string,
-    { owner: string; members: string[]; columns: string[]; owners: number[]; rows: JsonRow[] }
-  >();
+  const groups = new Map<string, { owner: string; member: string; columns: string[]; sets: OwnedSet[] }>();
   for (const set of ops.sets.values()) {
-    const k = [set.owner, ...set.members].join(",");
+    const k = `${set.owner},${set.member}`;
     let group = groups.get(k);
     if (!group) {
-      group = { owner: set.owner, members: set.members, columns: [], owners: [], rows: [] };
+      group = { owner: set.owner, member: set.member, columns: [], sets: [] };
       groups.set(k, group);
     }
-    group.owners.push(set.value);
-    group.rows.push(...set.rows);
+    group.sets.push({ value: set.value, rows: set.rows });
   }
   for (const group of groups.values()) {
-    const keys = [group.owner, ...group.members];
-    group.columns = [...new Set(group.rows.flatMap((r) => Object.keys(r)))].filter((c) => !keys.includes(c));
+    const keys = [group.owner, group.member];
+    const sent = group.sets.flatMap((set) => set.rows.flatMap((r) => Object.keys(r)));
+    group.columns = [...new Set(sent)].filter((c) => !keys.includes(c));
   }
   return [...groups.values()];
 }
@@ -276,7 +274,7 @@ function tableStatements(table: string, ops: TableOps, upsert: boolean): SQL[] {
   const out: SQL[] = [];
   for (const [keys, rows] of deletesByKeys(ops)) out.push(...deleteJson(table, keys, rows));
   for (const set of setGroups(ops))
-    out.push(...replaceSetJson(table, set.owner, set.members, set.columns, set.owners, set.rows));
+    out.push(...replaceSetJson(table, set.owner, set.member, set.columns, set.sets));
   out.push(...insertJson(table, [...ops.insertColumns], ops.inserts));
   const merges = [...ops.merges.values()];
   if (merges.length > 0 && ops.mergeKeys) {

@@ -15,10 +15,16 @@ export interface JobMessage {
   /** The chunk's byte range in the payload object, when the sender knew it: R2 reads it while D1 opens the chunk. */
   at?: [offset: number, length: number];
   /**
-   * Rows the job's earlier commits wrote (D1's figure, known once a batch committed), added to the
-   * job's `writes` by the batch that commits this message's work, or by the job's finalization.
+   * What the job's last commit wrote and left unchanged (known once its batch committed), added to
+   * the job's `writes` by the batch that commits this message's work, or by the job's finalization.
    */
-  written?: number;
+  written?: Unrecorded;
+}
+
+/** Rows written and unchanged records of committed batches, not yet in the job's `writes`. */
+export interface Unrecorded {
+  rows: number;
+  unchanged: number;
 }
 
 export const LOG_CODES = [
@@ -70,11 +76,11 @@ export interface ProcessorContext {
    */
   invalidates?: readonly CacheDomain[];
   /**
-   * Rows written by commits whose figure is not yet in the job's `writes` (D1 reports it only after
-   * a batch commits): the next commit of this invocation adds it in its batch, and what remains at
-   * the end travels in the next message (JobMessage.written). A real run's only.
+   * What commits wrote whose figures are not yet in the job's `writes` (D1 reports rows written only
+   * after a batch commits): the next commit of this invocation adds them in its batch, and what
+   * remains at the end travels in the next message (JobMessage.written). A real run's only.
    */
-  unrecorded?: { rows: number };
+  unrecorded?: Unrecorded;
 }
 
 export interface Plan {

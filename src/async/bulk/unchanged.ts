@@ -1,12 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
-import { isoSeconds } from "../../lib/time.ts";
 import { STAMP_COLUMN } from "./bulk-sql.ts";
 
 /*
  * How many succeeded records of a plan changed nothing (the job's `writes.unchanged_records`):
  * expressions read in the plan's batch after its effects. A write that changes a row stamps it
  * with the plan's `now` (row-ops.ts), so a record changed nothing when the row it stands for was
- * not stamped. `now` must then be a second no row of the plan was stamped with before (freshNow).
+ * not stamped. A row stamped earlier in the same second (the same feed sent twice at once) counts
+ * as changed, unless the batch wrote no row at all: then every record is unchanged (commitWithBooks).
  */
 
 const stamp = sql.identifier(STAMP_COLUMN);
@@ -20,19 +20,3 @@ export function unchangedById(table: string, ids: readonly number[], now: string
 /** A count known when planning (records that had nothing to write) added to an expression. */
 export const plus = (expression: SQL, count: number): SQL =>
   count === 0 ? expression : sql`(${expression} + ${count})`;
-
-/**
- * The plan's `now`: the current second, unless a row the plan reads was already stamped with it (a
- * write earlier in the same second, such as the same feed sent twice at once), then the next one,
- * after waiting for it: otherwise that row would look stamped by this plan. `stamps` are the
- * rows' `updated_at` as the plan's lookups read them.
- */
-export async function freshNow(stamps: Iterable<string | null | undefined>): Promise<string> {
-  const taken = new Set(stamps);
-  let now = isoSeconds();
-  while (taken.has(now)) {
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 1));
-    now = isoSeconds();
-  }
-  return now;
-}

@@ -57,22 +57,22 @@ export const tableIndexes = (table: string): readonly IndexCost[] => INDEXES.get
  */
 export function rowsWrittenBy(statement: Compiled, changes: number): number {
   const text = statement.sql;
-  const insert = /^INSERT INTO "(\w+)" \(([^)]*)\)/.exec(text);
+  const insert = /^INSERT INTO "?(\w+)"? \(([^)]*)\)/.exec(text);
   if (insert) {
     const table = insert[1] as string;
     const plain = tableIndexes(table).filter((i) => i.notNull.length === 0).length;
     const perRow = 1 + plain + (TRIGGER_WRITES[table]?.insert ?? 0);
     return changes * perRow + qualifyingRows(table, insert[2] as string, statement.params, changes);
   }
-  const update = /^UPDATE "(\w+)" SET (.*?) (FROM|WHERE) /s.exec(text);
+  const update = /^UPDATE "?(\w+)"? SET (.*?) (FROM|WHERE) /s.exec(text);
   if (update) {
-    const set = [...(update[2] as string).matchAll(/"(\w+)" = /g)].map((m) => m[1] as string);
+    const set = [...(update[2] as string).matchAll(/(?:^|, )"?(\w+)"? = /g)].map((m) => m[1] as string);
     const touched = tableIndexes(update[1] as string).filter((i) =>
       [...i.columns, ...i.notNull].some((c) => set.includes(c)),
     ).length;
     return changes * (1 + touched);
   }
-  const del = /^DELETE FROM "(\w+)"/.exec(text);
+  const del = /^DELETE FROM "?(\w+)"?/.exec(text);
   if (del) return changes * (1 + (TRIGGER_WRITES[del[1] as string]?.delete ?? 0));
   return changes;
 }
@@ -85,7 +85,7 @@ export function rowsWrittenBy(statement: Compiled, changes: number): number {
 function qualifyingRows(table: string, columnList: string, params: unknown[], changes: number): number {
   const partial = tableIndexes(table).filter((i) => i.notNull.length > 0);
   if (partial.length === 0) return 0;
-  const columns = [...columnList.matchAll(/"(\w+)"/g)].map((m) => m[1] as string);
+  const columns = columnList.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
   const json = params.find((p): p is string => typeof p === "string" && p.startsWith("["));
   const rows = json ? (JSON.parse(json) as unknown[][]) : [];
   let entries = 0;

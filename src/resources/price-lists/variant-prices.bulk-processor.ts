@@ -4,12 +4,13 @@ import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps, type SqlColumn, type SqlRow } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { freshNow, plus } from "../../async/bulk/unchanged.ts";
+import { plus } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { amountString, nonEmpty, positiveInt } from "../../conventions/write/field-rules.ts";
 import { priceListVariantPrices } from "../../db/schema/index.ts";
 import { SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "../variants/variants.bulk-match.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
@@ -60,6 +61,7 @@ export const priceListPrices: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
     const { options, price_list_id: priceListId } = optionsOf(ctx.job);
     const fields = IDENTIFIER_FIELDS[options.match_by];
+    const now = isoSeconds();
     const problemsOf = new Map<number, RecordProblems>();
     const parsed = new Map<
       number,
@@ -88,7 +90,6 @@ export const priceListPrices: Processor = {
     // The matches and whether each already has a fixed price in this list, in one query.
     const matches = await matchVariants(ctx.env.DB, VARIANT_BY[options.match_by], keys, { priceListId });
     const priced = new Set([...matches.values()].flatMap((m) => m.filter((v) => v.priced).map((v) => v.id)));
-    const now = await freshNow([...matches.values()].flat().flatMap((v) => v.stamps));
     if (ctx.dryRun) {
       // What earlier records of the dry run created or deleted, as a real run would read it.
       const remembered = rememberedRows(ctx.dryRun, priceListVariantPrices, KEYS);

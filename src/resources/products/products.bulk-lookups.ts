@@ -9,15 +9,12 @@ export interface ExistingProduct {
   internal_id: string | null;
   product_structure: "simple" | "with-variants";
   supplier_id: number | null;
-  /** Its stamp as read (freshNow, src/async/bulk/unchanged.ts); none for a dry run's remembered row. */
-  updated_at?: string;
 }
 
 export interface ExistingVariant {
   id: number;
   product_id: number;
   internal_id: string | null;
-  updated_at?: string;
 }
 
 /**
@@ -59,14 +56,14 @@ export async function lookupProducts(
   // (locale, slug) index bounds (slugs hold only [a-z0-9-], and "-" sorts just before "."). Not GLOB:
   // D1 refuses patterns over 50 bytes, and a GLOB on a computed pattern scans the whole locale.
   const results = await rawBatch(d1, [
-    sql`SELECT p.id, p.internal_id, p.product_structure, p.supplier_id, p.updated_at FROM ${matched}`,
+    sql`SELECT p.id, p.internal_id, p.product_structure, p.supplier_id FROM ${matched}`,
     sql`
       SELECT 'supplier' AS kind, t.id FROM ${jsonKeys(refs.suppliers)} AS k CROSS JOIN suppliers t ON t.id = k.value
       UNION ALL SELECT 'brand', t.id FROM ${jsonKeys(refs.brands)} AS k CROSS JOIN brands t ON t.id = k.value
       UNION ALL SELECT 'category', t.id FROM ${jsonKeys(refs.categories)} AS k CROSS JOIN categories t ON t.id = k.value`,
     sql`
-      SELECT v.id, v.product_id, v.internal_id, v.updated_at FROM ${matched} CROSS JOIN variants v ON v.product_id = p.id
-      UNION SELECT v.id, v.product_id, v.internal_id, v.updated_at FROM ${jsonKeys(nestedInternalIds)} AS n
+      SELECT v.id, v.product_id, v.internal_id FROM ${matched} CROSS JOIN variants v ON v.product_id = p.id
+      UNION SELECT v.id, v.product_id, v.internal_id FROM ${jsonKeys(nestedInternalIds)} AS n
         CROSS JOIN variants v ON v.internal_id = n.value`,
     sql`SELECT t.product_id, t.locale FROM ${matched} CROSS JOIN product_translations t ON t.product_id = p.id`,
     sql`

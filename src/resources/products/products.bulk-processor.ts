@@ -3,10 +3,11 @@ import { updateJson } from "../../async/bulk/bulk-sql.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { freshNow, unchangedById } from "../../async/bulk/unchanged.ts";
+import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
 import { layRememberedRows } from "./products.bulk-dry-run.ts";
 import { type ExistingProduct, lookupProducts } from "./products.bulk-lookups.ts";
@@ -22,6 +23,7 @@ const UPSERT_TABLES = new Set<SQLiteTable>([productTranslations, variantTranslat
 export const productsUpsert: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
     const matchBy = matchByOf(ctx.job);
+    const now = isoSeconds();
     const problemsOf = new Map<number, RecordProblems>();
     const parsed = new Map<number, ProductRecord>();
     const invalidOf = new Map<number, Set<string>>();
@@ -48,7 +50,6 @@ export const productsUpsert: Processor = {
     );
     const found = await lookupProducts(ctx.env.DB, matchBy, [...parsed.values()], slugBases);
     if (ctx.dryRun) await layRememberedRows(ctx.env.DB, found, ctx.dryRun, matchBy, [...parsed.values()]);
-    const now = await freshNow([...found.products, ...found.variants].map((row) => row.updated_at));
     const byKey = new Map<string | number, ExistingProduct>(
       found.products.map((p) => [matchBy === "id" ? p.id : (p.internal_id as string), p]),
     );

@@ -146,7 +146,7 @@ function planSets(ops: RowOps, productId: number, record: ProductRecord, existin
       category_id: categoryId,
       position,
     }));
-    if (existing) ops.replaceSet(productCategories, "product_id", ["category_id"], productId, rows);
+    if (existing) ops.replaceSet(productCategories, "product_id", "category_id", productId, rows);
     else for (const row of rows) ops.insert(productCategories, row);
   }
   if (record.images) {
@@ -158,7 +158,7 @@ function planSets(ops: RowOps, productId: number, record: ProductRecord, existin
           a.order - b.order,
       )
       .map((img, position) => ({ product_id: productId, url: img.url, position }));
-    if (existing) ops.replaceSet(productImages, "product_id", ["position"], productId, rows);
+    if (existing) ops.replaceSet(productImages, "product_id", "position", productId, rows);
     else for (const row of rows) ops.insert(productImages, row);
   }
 }

@@ -3,11 +3,11 @@ import { type SQL, sql } from "drizzle-orm";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { freshNow } from "../../async/bulk/unchanged.ts";
 import { validateFields } from "../../async/bulk/validate.ts";
 import { nonEmpty } from "../../conventions/write/field-rules.ts";
 import { rawBatch } from "../../db/raw.ts";
 import { products, variants } from "../../db/schema/index.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import { collectMatches, matchQuery, type VariantKey } from "./variants.bulk-match.ts";
 
 export const LinkIdentifiersItem = z
@@ -40,6 +40,7 @@ function unchangedLinks(written: [number, 0 | 1][], now: string): SQL {
 
 export const identifiersLink: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+    const now = isoSeconds();
     const problemsOf = new Map<number, RecordProblems>();
     const parsed = new Map<number, Partial<z.output<typeof LinkIdentifiersItem>>>();
     const byEan: VariantKey[] = [];
@@ -88,16 +89,10 @@ export const identifiersLink: Processor = {
     // Both kinds of match in one round trip.
     const [eanRows, skuRows] =
       byEan.length + bySku.length > 0
-        ? await rawBatch(ctx.env.DB, [
-            matchQuery("ean", byEan, { productStamp: true }),
-            matchQuery("sku_supplier", bySku, { productStamp: true }),
-          ])
+        ? await rawBatch(ctx.env.DB, [matchQuery("ean", byEan), matchQuery("sku_supplier", bySku)])
         : [];
     const eanMatches = collectMatches(eanRows?.results ?? []);
     const skuMatches = collectMatches(skuRows?.results ?? []);
-    const now = await freshNow(
-      [...eanMatches.values(), ...skuMatches.values()].flat().flatMap((v) => v.stamps),
-    );
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
     /** Per succeeded record: its variant, and whether it sets the product's internal id. */

@@ -16,8 +16,6 @@ export interface VariantKey {
 interface MatchedVariant {
   id: number;
   product_id: number;
-  /** `updated_at` of the rows a write would stamp: the variant's, with the options' rows (freshNow). */
-  stamps: (string | null)[];
   /** With `markets`: the markets that already have a price for this variant. */
   markets?: string[];
   /** With `priceListId`: whether the variant already has a fixed price in that price list. */
@@ -28,8 +26,6 @@ interface MatchedVariant {
 interface MatchOptions {
   markets?: boolean;
   priceListId?: number;
-  /** Read the product's `updated_at` too. */
-  productStamp?: boolean;
 }
 
 /**
@@ -53,12 +49,9 @@ export function matchQuery(by: VariantMatchBy, keys: VariantKey[], options: Matc
     : sql``;
   const priced =
     options.priceListId !== undefined
-      ? sql`, EXISTS (SELECT 1 FROM price_list_variant_prices l WHERE l.price_list_id = ${options.priceListId} AND l.variant_id = v.id) AS priced, (SELECT l.updated_at FROM price_list_variant_prices l WHERE l.price_list_id = ${options.priceListId} AND l.variant_id = v.id) AS priced_at`
+      ? sql`, EXISTS (SELECT 1 FROM price_list_variant_prices l WHERE l.price_list_id = ${options.priceListId} AND l.variant_id = v.id) AS priced`
       : sql``;
-  const product = options.productStamp
-    ? sql`, (SELECT p.updated_at FROM products p WHERE p.id = v.product_id) AS product_stamp`
-    : sql``;
-  return sql`SELECT json_extract(j.value, '$.index') AS idx, v.id AS id, v.product_id AS product_id, v.updated_at AS stamp${markets}${priced}${product}
+  return sql`SELECT json_extract(j.value, '$.index') AS idx, v.id AS id, v.product_id AS product_id${markets}${priced}
       FROM json_each(${JSON.stringify(keys)}) AS j CROSS JOIN variants v ON ${condition} ORDER BY v.id`;
 }
 
@@ -66,9 +59,6 @@ interface MatchRow {
   idx: number;
   id: number;
   product_id: number;
-  stamp: string | null;
-  priced_at?: string | null;
-  product_stamp?: string | null;
   markets?: string;
   priced?: number;
 }
@@ -77,10 +67,7 @@ interface MatchRow {
 export function collectMatches(rows: readonly unknown[]) {
   const out = new Map<number, MatchedVariant[]>();
   for (const r of rows as MatchRow[]) {
-    const stamps = [r.stamp];
-    if (r.priced_at !== undefined) stamps.push(r.priced_at);
-    if (r.product_stamp !== undefined) stamps.push(r.product_stamp);
-    const variant: MatchedVariant = { id: r.id, product_id: r.product_id, stamps };
+    const variant: MatchedVariant = { id: r.id, product_id: r.product_id };
     if (r.markets !== undefined) variant.markets = JSON.parse(r.markets) as string[];
     if (r.priced !== undefined) variant.priced = r.priced === 1;
     const list = out.get(r.idx);

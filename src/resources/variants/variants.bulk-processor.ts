@@ -4,9 +4,10 @@ import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { freshNow, unchangedById } from "../../async/bulk/unchanged.ts";
+import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { variantPrices, variantTranslations } from "../../db/schema/index.ts";
+import { isoSeconds } from "../../lib/time.ts";
 import { planVariantWrite, variantWriteShape } from "./variants.bulk-fields.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
 
@@ -38,6 +39,7 @@ export const variantsUpdate: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
     const by = matchByOf(ctx.job);
     const fields = IDENTIFIER_FIELDS[by];
+    const now = isoSeconds();
     const keys: VariantKey[] = [];
     const problemsOf = new Map<number, RecordProblems>();
     const parsed = new Map<number, Partial<z.output<typeof VariantUpdateRecord>>>();
@@ -59,7 +61,6 @@ export const variantsUpdate: Processor = {
     // A dry run's earlier records never change a match key (each writes its own key's value, or
     // no sku when matched by sku_supplier); the markets they priced are laid over.
     if (ctx.dryRun) layRememberedMarkets(ctx.dryRun, markets);
-    const now = await freshNow([...matches.values()].flat().flatMap((v) => v.stamps));
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
