@@ -209,10 +209,6 @@ export function changedByDelete(table: string, keys: string[], rows: JsonRow[], 
   );
 }
 
-/** The `owner` value of each inserted row: new rows always change their owner. */
-export const changedByInsert = (rows: JsonRow[], owner: string): SQL[] =>
-  jsonGroups([owner], rows).map((json) => sql`SELECT ${field("j", 0)} AS id FROM json_each(${json}) AS j`);
-
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
 export const upsertJson = (table: string, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
   ...updateJson(table, keys, columns, rows),

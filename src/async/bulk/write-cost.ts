@@ -1,6 +1,5 @@
 import { Column, getTableName, is, SQL } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Compiled } from "../../db/raw.ts";
 import * as schema from "../../db/schema/index.ts";
 
 /*
@@ -55,7 +54,10 @@ export const tableIndexes = (table: string): readonly IndexCost[] => INDEXES.get
  * Rows written by a statement that changed `changes` rows: its table's row and index entries, as
  * the statement's kind writes them. Unknown statements count their changed rows.
  */
-export function rowsWrittenBy(statement: Compiled, changes: number): number {
+export function rowsWrittenBy(
+  statement: { sql: string; params: readonly unknown[] },
+  changes: number,
+): number {
   const text = statement.sql;
   const insert = /^INSERT INTO "?(\w+)"? \(([^)]*)\)/.exec(text);
   if (insert) {
@@ -82,7 +84,12 @@ export function rowsWrittenBy(statement: Compiled, changes: number): number {
  * arrays, bulk-sql.ts) whose required columns are all set. An insert that skipped rows (an upsert's
  * existing keys) is counted as if every sent row qualified only when all of them do.
  */
-function qualifyingRows(table: string, columnList: string, params: unknown[], changes: number): number {
+function qualifyingRows(
+  table: string,
+  columnList: string,
+  params: readonly unknown[],
+  changes: number,
+): number {
   const partial = tableIndexes(table).filter((i) => i.notNull.length > 0);
   if (partial.length === 0) return 0;
   const columns = columnList.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
