@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --quick] [-- --scale N] [-- --seconds S] [-- --bulk-mb M] [-- --no-reads] [-- --no-bulk] [-- --out DIR]
- *                [-- --only bulk|accept|memory|cpu|rtt|plans|cache] [-- --accept-runs N] [-- --memory-jobs N]
+ *                [-- --only bulk|accept|memory|cpu|rtt|plans|cache|writes] [-- --accept-runs N] [-- --memory-jobs N]
  *                [-- --compare-scale N] [-- --d1-rtt 5,25,75] [-- --queue-delay-ms N]
  *
  * Seeds a deterministic catalog into a local D1 of its own (bench/.data/), serves it with
@@ -37,6 +37,7 @@ import { renderMarkdown } from "./lib/report.ts";
 import type { CpuStage, Results } from "./lib/results.ts";
 import { type RttStage, runRttStage } from "./lib/rtt-stage.ts";
 import { startDevServer, stopDevServer } from "./lib/server.ts";
+import { runWritesStage } from "./lib/writes-stage.ts";
 import { scenarios } from "./scenarios.ts";
 
 const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--bulk-mb M] [--no-reads] [--no-bulk] [--out DIR]]
@@ -48,7 +49,7 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs
   --out DIR      where RESULTS.md and results.json go (default bench/, or bench/.data/quick/)
-  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt, plans, cache or export; repeatable) and update its section of
+  --only STAGE   run only this stage (bulk, accept, memory, cpu, rtt, plans, cache, export or writes; repeatable) and update its section of
                  the results.json already in the output dir (the other sections stay as they were)
   --accept-runs N   POSTs per body shape and route in the accept stage (default 3; --quick posts
                     3 of the shapes once, to the variants route only)
@@ -71,9 +72,11 @@ seeds no main catalog), cache (wrangler dev with the edge cache on: each read's 
 c=1, then a Zipf storefront workload with a catalog write a second and a bulk job, run again on the
 cache-off server; --quick runs it for a few seconds), export (the catalog's products as JSONL and variants as CSV
 through export jobs over wrangler dev, then in Node: per message time and heap, and the page statements' SQL
-floor). A full run has them all.`;
+floor), writes (rows written per record and records/s of
+four bulk feeds, each sent first, re-sent unchanged and re-sent with a tenth changed, in Node on seeded
+catalogs of two sizes; \`--only writes\` seeds no main catalog). A full run has them all.`;
 
-const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans", "cache", "export"] as const;
+const STAGES = ["bulk", "accept", "memory", "cpu", "rtt", "plans", "cache", "export", "writes"] as const;
 
 const CONNECTIONS = [1, 16];
 /** The simulated queue delivery delay unless `--queue-delay-ms` says otherwise. */
@@ -160,19 +163,26 @@ async function main(argv: string[]) {
   const errors: string[] = [];
   const setup: Record<string, number> = {};
 
-  if (only.length === 1 && only[0] === "plans") {
-    // Its catalogs are its own (demo seed + pushes): the main catalog is neither seeded nor served.
+  if (only.length === 1 && (only[0] === "plans" || only[0] === "writes")) {
+    // Their catalogs are their own (demo seed + pushes, or seeds of two sizes): the main catalog is
+    // neither seeded nor served.
+    const stage = only[0];
     const previous = join(outDir, "results.json");
     if (!existsSync(previous))
-      throw new Error(`--only plans adds to ${previous}: run the benchmark once first`);
+      throw new Error(`--only ${stage} adds to ${previous}: run the benchmark once first`);
     const bundle = buildBundle(join(workDir, "bundle"));
-    const plans = await runPlansStage({ bundle: bundle.entry, workDir, secret, quick, errors });
+    const o = { bundle: bundle.entry, workDir, secret, quick, errors };
     const saved = JSON.parse(readFileSync(previous, "utf8")) as Results;
-    const results = {
-      ...saved,
-      plans: { ...plans, run: `${plans.run}, \`--only plans\` on ${machine(loadAtStart).date}` },
-    };
-    results.errors = [...saved.errors.filter((e) => !e.startsWith("plans ")), ...errors];
+    const note = `\`--only ${stage}\` on ${machine(loadAtStart).date}`;
+    const results = { ...saved };
+    if (stage === "plans") {
+      const plans = await runPlansStage(o);
+      results.plans = { ...plans, run: `${plans.run}, ${note}` };
+    } else {
+      const writes = await runWritesStage(o);
+      results.writes = { ...writes, run: `${writes.run}, ${note}` };
+    }
+    results.errors = [...saved.errors.filter((e) => !e.startsWith(`${stage} `)), ...errors];
     writeFileSync(join(outDir, "RESULTS.md"), renderMarkdown(results));
     writeFileSync(previous, `${JSON.stringify(results, null, 2)}\n`);
     log(
@@ -408,6 +418,9 @@ async function main(argv: string[]) {
   const plans = runs("plans")
     ? await runPlansStage({ bundle: bundle.entry, workDir, secret, quick, errors })
     : undefined;
+  const writes = runs("writes")
+    ? await runWritesStage({ bundle: bundle.entry, workDir, secret, quick, errors })
+    : undefined;
 
   const fresh: Results = {
     mode: quick ? "quick" : "full",
@@ -428,6 +441,7 @@ async function main(argv: string[]) {
     plans,
     cache,
     exports: exportsStage,
+    writes,
     errors,
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -463,6 +477,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   if (only.includes("plans") && fresh.plans) merged.plans = { ...fresh.plans, run: note };
   if (only.includes("cache") && fresh.cache) merged.cache = { ...fresh.cache, run: note };
   if (only.includes("export") && fresh.exports) merged.exports = { ...fresh.exports, run: note };
+  if (only.includes("writes") && fresh.writes) merged.writes = { ...fresh.writes, run: note };
   // Each stage's errors start with its name: the stages run again drop their old ones.
   const stale = new RegExp(`^(\\(--only [^)]*\\) )?(${only.join("|")}) `);
   merged.errors = [

@@ -30,10 +30,12 @@ export interface Bindings extends Env {
 /** drizzle over D1 (or a D1 session); `$client` is the binding itself, for raw batches (src/db/raw.ts). */
 export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
-/** D1 work of one request: round trips, and rows read as D1 bills them (`meta.rows_read`). */
+/** D1 work of one request: round trips, and rows read and written as D1 bills them (`meta`). */
 interface DbStats {
   roundTrips: number;
   rowsRead: number;
+  /** `meta.rows_written`: each written row and index entry. */
+  rowsWritten?: number;
   /**
    * The edge cache's reads of its generations (src/edge/generations.ts): at most one per isolate
    * every 2 s, reported apart (`cache-d1`) so `d1` stays the work of computing the answer.

@@ -37,6 +37,9 @@ const jobMessage: z.ZodType<JobMessage> = z.object({
   jobId: z.string(),
   chunk: z.number().int().nonnegative(),
   at: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
+  written: z
+    .object({ rows: z.number().int().nonnegative(), unchanged: z.number().int().nonnegative() })
+    .optional(),
 });
 
 const webhookMessage: z.ZodType<WebhookMessage> = z.object({

@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { rowsWrittenBy } from "../../src/async/bulk/write-cost.ts";
 import { statementCache } from "./database.ts";
 
 /** One statement as the engine sent it to D1. */
@@ -43,10 +44,17 @@ export function recordingD1(db: DatabaseSync) {
       return { results: stmt.all(...s.params), success: true, meta };
     }
     const run = stmt.run(...s.params);
+    const changes = Number(run.changes);
     return {
       results: [],
       success: true,
-      meta: { ...meta, changes: Number(run.changes), last_row_id: Number(run.lastInsertRowid) },
+      // node:sqlite counts no written rows: the model dry runs use, which tests check against D1's.
+      meta: {
+        ...meta,
+        changes,
+        last_row_id: Number(run.lastInsertRowid),
+        rows_written: changes > 0 ? rowsWrittenBy(s, changes) : 0,
+      },
     };
   };
 

@@ -6,6 +6,7 @@ import { acceptSection, hardeningTargets, memorySection } from "./report-hardeni
 import { plansSection } from "./report-plans.ts";
 import { rttSection } from "./report-rtt.ts";
 import { type BulkResult, derive, type ReadResult, type Results, roundTripsOf } from "./results.ts";
+import { writesSection } from "./writes-stage.ts";
 
 const f = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits);
@@ -286,6 +287,7 @@ export function renderMarkdown(r: Results): string {
     "",
     ...plansSection(r.plans),
     "",
+    ...writesSection(r.writes),
     "## Bundle",
     "",
     r.bundle

@@ -13,6 +13,7 @@ import type { machine } from "./machine.ts";
 import type { MemoryStage } from "./memory-stage.ts";
 import type { PlansStage } from "./plans-stage.ts";
 import type { RttStage } from "./rtt-stage.ts";
+import type { WritesStage } from "./writes-stage.ts";
 
 export interface Capture {
   key: string;
@@ -123,6 +124,8 @@ export interface Results {
   exports?: ExportStage;
   /** The edge cache: hit, miss and bypass per read, and the storefront workload with it on and off. */
   cache?: CacheStage;
+  /** Rows written per record of bulk feeds sent first, re-sent unchanged and with a tenth changed. */
+  writes?: WritesStage;
   errors: string[];
   totalSeconds: number;
 }

@@ -919,6 +919,13 @@ export interface components {
                 log_warning_count: number;
                 log_error_count: number;
             };
+            /** @description What the job wrote (non-default: `fields=writes`). Grows with each committed chunk while the job runs. A record that changes nothing costs no written row; a changed record writes only the rows and fields that differ. */
+            writes?: {
+                /** @description Succeeded records whose sent values all equal what was stored: they wrote no row and kept `updated_at`. */
+                unchanged_records: number;
+                /** @description Rows D1 reports the job's catalog statements wrote, each index entry counted as a row (D1 bills rows written); the job's own bookkeeping (job row, ledger, logs) is not counted. A dry run reports what the same payload would write run for real at that moment. */
+                rows_written: number;
+            };
         };
         /**
          * @description RFC 9457 problem details, sent as `application/problem+json` with every 4xx and 5xx.
@@ -2641,7 +2648,7 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /** @description Time spent in the service, its D1 round trips and the rows they read (what D1 bills), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker's clock advances only at I/O, so there the phases other than `d1-wait` read about 0. Last, what the edge cache did (`cache;desc="hit"`, `"miss"`, `"bypass"` or `"request"`) and, when it read its generations from D1, `cache-d1;desc="generation reads";dur=1`; a miss reports the D1 work of computing the answer, a hit none. */
+        /** @description Time spent in the service, its D1 round trips and the rows they read and wrote (what D1 bills: `d1-rows`, and `d1-rows-written` with each index entry counted), then the ms of each phase the request went through (`validate`, `query-build`, `d1-wait`, `map`, `render`, `json`, `etag`, `other`), e.g. `app;dur=12, d1;desc="round trips";dur=2, d1-rows;desc="rows read";dur=51, d1-rows-written;desc="rows written";dur=0, validate;dur=0.041, …, other;dur=0.090`. A deployed Worker's clock advances only at I/O, so there the phases other than `d1-wait` read about 0. Last, what the edge cache did (`cache;desc="hit"`, `"miss"`, `"bypass"` or `"request"`) and, when it read its generations from D1, `cache-d1;desc="generation reads";dur=1`; a miss reports the D1 work of computing the answer, a hit none. */
         "Server-Timing": string;
         /** @description D1 session bookmark, when the request used the database: send it back as `x-d1-bookmark` to read data at least as fresh as this answer. */
         "x-d1-bookmark": string;
@@ -4942,8 +4949,8 @@ export interface operations {
     listJobs: {
         parameters: {
             query?: {
-                /** @description Fields to return besides the fixed ones (default: the default fields). Comma-separated strings (repeat the parameter to add more), at most 8. */
-                fields?: ("type" | "status" | "dry_run" | "created_at" | "started_at" | "finished_at" | "summary")[];
+                /** @description Fields to return besides the fixed ones (default: the default fields). Comma-separated strings (repeat the parameter to add more), at most 9. */
+                fields?: ("type" | "status" | "dry_run" | "created_at" | "started_at" | "finished_at" | "summary" | "writes")[];
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Page size (default 50, max 100). */
@@ -5013,8 +5020,8 @@ export interface operations {
     getJob: {
         parameters: {
             query?: {
-                /** @description Fields to return besides the fixed ones (default: the default fields). Comma-separated strings (repeat the parameter to add more), at most 8. */
-                fields?: ("type" | "status" | "dry_run" | "created_at" | "started_at" | "finished_at" | "summary")[];
+                /** @description Fields to return besides the fixed ones (default: the default fields). Comma-separated strings (repeat the parameter to add more), at most 9. */
+                fields?: ("type" | "status" | "dry_run" | "created_at" | "started_at" | "finished_at" | "summary" | "writes")[];
             };
             header?: {
                 /** @description An `ETag` from an earlier answer: 304 without a body while the answer is unchanged. */
@@ -5069,8 +5076,8 @@ export interface operations {
     cancelJob: {
         parameters: {
             query?: {
-                /** @description Fields to return besides the fixed ones (default: the default fields). Comma-separated strings (repeat the parameter to add more), at most 8. */
-                fields?: ("type" | "status" | "dry_run" | "created_at" | "started_at" | "finished_at" | "summary")[];
+                /** @description Fields to return besides the fixed ones (default: the default fields). Comma-separated strings (repeat the parameter to add more), at most 9. */
+                fields?: ("type" | "status" | "dry_run" | "created_at" | "started_at" | "finished_at" | "summary" | "writes")[];
             };
             header?: {
                 /** @description Makes a retried POST safe: the same key and body within 24 hours replays the first answer. While the first request is in flight a retry is 409 with `Retry-After: 1`; its claim is a 60-second lease, so if that request dies a retry after the lease takes the key over and does the work. */

@@ -4,7 +4,7 @@ import { DrizzleD1Database, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Db } from "../env.ts";
-import { fastBatch, rowsReadOf } from "./fast-batch.ts";
+import { fastBatch, rowsReadOf, rowsWrittenOf } from "./fast-batch.ts";
 import * as schema from "./schema/index.ts";
 
 /**
@@ -45,11 +45,30 @@ export const dbSession: MiddlewareHandler<AppEnv> = async (c, next) => {
       session = c.env.DB.withSession(fallback);
     }
   }
-  c.set("db", createDb(session ?? c.env.DB));
+  c.set("db", createDb(countingWrites(session ?? c.env.DB, c.get("dbStats"))));
   await next();
   const bookmark = session?.getBookmark();
   if (bookmark && c.get("dbStats").roundTrips > 0) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 };
+
+/**
+ * The request's D1 binding, whose batches (every write commits in one, and the reads' `fastBatch`)
+ * add the rows D1 reports they wrote to the request's Server-Timing (`d1-rows-written`).
+ */
+function countingWrites<T extends D1Database | D1DatabaseSession>(d1: T, stats: { rowsWritten?: number }): T {
+  const batch = async <R = unknown>(statements: D1PreparedStatement[]) => {
+    const results = await d1.batch<R>(statements);
+    stats.rowsWritten = (stats.rowsWritten ?? 0) + rowsWrittenOf(results);
+    return results;
+  };
+  return new Proxy(d1, {
+    get(target, property) {
+      if (property === "batch") return batch;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
 
 /** Runs independent queries as one D1 round trip (a `db.batch` is also a transaction). */
 export async function batch<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
@@ -77,9 +96,11 @@ export function countTrip(c: Context<AppEnv>) {
 }
 
 /**
- * Adds the rows D1 read for results of a query run outside `batch` (drizzle's single-statement
- * `get`/`all` go through `raw()`, which answers no `meta`: only D1 results carry it).
+ * Adds the rows D1 read and wrote for results of a query run outside `batch` (drizzle's
+ * single-statement `get`/`all` go through `raw()`, which answers no `meta`: only D1 results carry it).
  */
 export function countRowsRead(c: Context<AppEnv>, results: readonly D1Result[]) {
-  c.get("dbStats").rowsRead += rowsReadOf(results);
+  const stats = c.get("dbStats");
+  stats.rowsRead += rowsReadOf(results);
+  stats.rowsWritten = (stats.rowsWritten ?? 0) + rowsWrittenOf(results);
 }

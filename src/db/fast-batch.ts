@@ -107,7 +107,14 @@ export function rowsReadOf(results: readonly D1Result[]): number {
   return n;
 }
 
-/** `stats`, when given, gains the rows the batch read. */
+/** Rows D1 wrote (and bills) for these results, index entries included: each result's `meta.rows_written`. */
+export function rowsWrittenOf(results: readonly D1Result[]): number {
+  let n = 0;
+  for (const r of results) n += r.meta?.rows_written ?? 0;
+  return n;
+}
+
+/** `stats`, when given, gains the rows the batch read (what it wrote: `countingWrites`, client.ts). */
 export async function fastBatch<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
   db: Db,
   queries: T,

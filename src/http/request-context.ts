@@ -4,7 +4,7 @@ import { log } from "../lib/log.ts";
 import { PhaseClock } from "../lib/phase-clock.ts";
 
 /**
- * Request id, security headers and Server-Timing (D1 round trips and rows read, then the time of
+ * Request id, security headers and Server-Timing (D1 round trips, rows read and written, then the time of
  * each phase of the request: src/lib/phase-clock.ts) on every response, and one structured log line
  * per request: id, method, route pattern (never the concrete path or query, which may carry personal
  * data), status, duration, D1 round trips, the API key's id and what the edge cache did (`hit`,
@@ -13,12 +13,12 @@ import { PhaseClock } from "../lib/phase-clock.ts";
  */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("requestId", crypto.randomUUID());
-  c.set("dbStats", { roundTrips: 0, rowsRead: 0, generationReads: 0 });
+  c.set("dbStats", { roundTrips: 0, rowsRead: 0, rowsWritten: 0, generationReads: 0 });
   c.set("phases", new PhaseClock());
   const started = Date.now();
   await next();
   const durationMs = Date.now() - started;
-  const { roundTrips, rowsRead, generationReads = 0 } = c.get("dbStats");
+  const { roundTrips, rowsRead, rowsWritten = 0, generationReads = 0 } = c.get("dbStats");
   const cache = c.get("cacheOutcome");
   const cacheTiming = cache
     ? `, cache;desc="${cache}"${generationReads > 0 ? `, cache-d1;desc="generation reads";dur=${generationReads}` : ""}`
@@ -27,7 +27,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set("X-Content-Type-Options", "nosniff");
   c.res.headers.set(
     "Server-Timing",
-    `app;dur=${durationMs}, d1;desc="round trips";dur=${roundTrips}, d1-rows;desc="rows read";dur=${rowsRead}, ${c.get("phases").serverTiming()}${cacheTiming}`,
+    `app;dur=${durationMs}, d1;desc="round trips";dur=${roundTrips}, d1-rows;desc="rows read";dur=${rowsRead}, d1-rows-written;desc="rows written";dur=${rowsWritten}, ${c.get("phases").serverTiming()}${cacheTiming}`,
   );
   if (cache === "fill") return;
   log("info", "request", {

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobRow } from "../../src/async/bulk/types.ts";
@@ -68,9 +69,11 @@ async function captureStatements(): Promise<Captured[]> {
       plan.outcomes.filter((o) => !o.ok),
       c.name,
     ).toEqual([]);
-    for (const statement of plan.statements) {
-      const { sql, params } = dialect.sqlToQuery(statement);
-      captured.push({ source: c.name, sql, params });
+    // The count of unchanged records is read in the same batch, after the writes.
+    const unchanged = plan.unchanged ? [sql`SELECT ${plan.unchanged}`] : [];
+    for (const statement of [...plan.statements, ...unchanged]) {
+      const { sql: text, params } = dialect.sqlToQuery(statement);
+      captured.push({ source: c.name, sql: text, params });
     }
   }
   return captured;

@@ -4,11 +4,11 @@ import { api } from "../support/api.ts";
 
 /**
  * The phase entries of a Server-Timing header, after `app`, the D1 round trips and the rows they
- * read, and before what the edge cache did (`cache;desc="…"`, test/edge/).
+ * read and wrote, and before what the edge cache did (`cache;desc="…"`, test/edge/).
  */
 function phases(header: string | null) {
   const match =
-    /^app;dur=\d+, d1;desc="round trips";dur=\d+, d1-rows;desc="rows read";dur=\d+, (.*?)(, cache;desc="[a-z]+".*)?$/.exec(
+    /^app;dur=\d+, d1;desc="round trips";dur=\d+, d1-rows;desc="rows read";dur=\d+, d1-rows-written;desc="rows written";dur=\d+, (.*?)(, cache;desc="[a-z]+".*)?$/.exec(
       header ?? "",
     );
   expect(match, `Server-Timing: ${header}`).not.toBeNull();
@@ -45,6 +45,23 @@ describe("Server-Timing phases", () => {
     const res = await api("/api/v1/nothing-here", { key: null });
     expect(res.status).toBe(404);
     expect(phases(res.headers.get("server-timing")).map((p) => p.name)).toEqual(["other"]);
+  });
+});
+
+describe("Server-Timing rows written", () => {
+  const written = (res: { headers: Headers }) =>
+    Number(/d1-rows-written;desc="rows written";dur=(\d+)/.exec(res.headers.get("server-timing") ?? "")?.[1]);
+
+  it("a write reports the rows D1 wrote for it, index entries included; a read none", async () => {
+    const internalId = `ST-${crypto.randomUUID()}`;
+    const created = await api("/api/v1/suppliers", {
+      method: "POST",
+      body: { name: `Timing ${internalId}`, internal_id: internalId },
+    });
+    expect(created.status, created.text).toBe(201);
+    // The supplier row, its internal_id and name index entries, the row count trigger's row, at least.
+    expect(written(created)).toBeGreaterThanOrEqual(4);
+    expect(written(await api("/api/v1/suppliers?per_page=5"))).toBe(0);
   });
 });
 

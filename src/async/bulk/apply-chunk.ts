@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type CacheDomain, generationBump, productsBump } from "../../db/cache-generations.ts";
 import { rawBatch } from "../../db/raw.ts";
 import { forgetGenerations } from "../../edge/generations.ts";
@@ -9,9 +9,17 @@ import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
 import { commitDryRun } from "./dry-run.ts";
 import { loadDryRun } from "./dry-run-memory.ts";
-import { bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
+import { addWrites, bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import type { RowOps } from "./row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, ProcessorContext, RecordOutcome } from "./types.ts";
+import type {
+  ChunkRecord,
+  JobRow,
+  Plan,
+  Processor,
+  ProcessorContext,
+  RecordOutcome,
+  Unrecorded,
+} from "./types.ts";
 
 /**
  * Applying one chunk of a job: its effects, ledger row, log entries and counters in one batch, a
@@ -42,12 +50,14 @@ export const processorContext = async (
   db: Db,
   job: JobRow,
   invalidates: readonly CacheDomain[],
+  unrecorded: Unrecorded = { rows: 0, unchanged: 0 },
 ): Promise<ProcessorContext> => ({
   db,
   env,
   job,
   today: utcDate(),
   invalidates,
+  unrecorded,
   ...(job.dryRun ? { dryRun: await loadDryRun(env.DB, job.id) } : {}),
 });
 
@@ -81,7 +91,7 @@ export async function applyChunk(
     throw err;
   }
   if (thisRound.length < records.length) return "continues";
-  return closeChunk(env, job, chunk, []);
+  return closeChunk(env, job, chunk, [], ctx.unrecorded);
 }
 
 /**
@@ -96,20 +106,40 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
 /**
  * Bookkeeping first, then the effects, in one batch; a dry run rehearses the effects first instead.
  * A batch with effects also bumps the edge cache generations of the operation's domains, once.
+ * What earlier commits wrote (`unrecorded`) is added to the job's `writes` in the same batch; what
+ * this one writes, which D1 reports once it committed, becomes the next commit's `unrecorded`: the
+ * rows its effects wrote, and its unchanged records (all its succeeded records when it wrote no
+ * row, else those whose rows were not stamped, read in the batch after the effects). A
+ * redelivery fails on the ledger row first, so nothing counts twice.
  */
 export async function commitWithBooks(
-  { env, db, job, dryRun, invalidates }: ProcessorContext,
+  { env, db, job, dryRun, invalidates, unrecorded }: ProcessorContext,
   books: SQL[],
-  { statements, ops }: Pick<Plan, "statements" | "ops">,
+  { statements, ops, unchanged, outcomes }: Pick<Plan, "statements" | "ops" | "unchanged" | "outcomes">,
 ) {
+  const succeeded = outcomes.filter((o) => o.ok).length;
   if (job.dryRun) {
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
-    await commitDryRun(env.DB, dryRun, books, statements, ops);
-  } else {
-    const bump = statements.length > 0 && invalidates?.length ? cacheBumps(db, invalidates, ops) : [];
-    await rawBatch(env.DB, [...books, ...bump, ...statements]);
-    if (bump.length > 0) forgetGenerations();
+    await commitDryRun(env.DB, dryRun, books, { statements, ops, unchanged, succeeded });
+    return;
   }
+  // Before the effects: the products of the variants they delete are still found (cacheBumps).
+  const bump = statements.length > 0 && invalidates?.length ? cacheBumps(db, invalidates, ops) : [];
+  const carried =
+    unrecorded && unrecorded.rows + unrecorded.unchanged > 0 ? [addWrites(job.id, unrecorded)] : [];
+  const count = unchanged && statements.length > 0 ? [sql`SELECT (${unchanged}) AS n`] : [];
+  const results = await rawBatch(env.DB, [...books, ...carried, ...bump, ...statements, ...count]);
+  if (bump.length > 0) forgetGenerations();
+  if (!unrecorded) return;
+  const first = books.length + carried.length + bump.length;
+  const rows = results
+    .slice(first, first + statements.length)
+    .reduce((sum, r) => sum + (r.meta.rows_written ?? 0), 0);
+  const marked = Number(
+    (results[first + statements.length]?.results[0] as { n?: number } | undefined)?.n ?? 0,
+  );
+  unrecorded.rows = rows;
+  unrecorded.unchanged = rows === 0 ? succeeded : marked;
 }
 
 /**
@@ -130,9 +160,14 @@ async function closeChunk(
   job: JobRow,
   chunk: number,
   outcomes: RecordOutcome[],
+  unrecorded?: Unrecorded,
 ): Promise<ChunkResult> {
   try {
-    await rawBatch(env.DB, bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false));
+    await rawBatch(env.DB, [
+      ...bookkeeping(job.id, chunk, WHOLE_CHUNK, outcomes, false),
+      ...(unrecorded && unrecorded.rows + unrecorded.unchanged > 0 ? [addWrites(job.id, unrecorded)] : []),
+    ]);
+    if (unrecorded) Object.assign(unrecorded, { rows: 0, unchanged: 0 });
     return "mine";
   } catch (err) {
     if (isLedgerConflict(err)) return "theirs";

@@ -1,23 +1,28 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { indexedBy, jsonRowsTable } from "../../db/stated-plans.ts";
+import { tableIndexes } from "./write-cost.ts";
 
 /**
  * Set-based writes for bulk jobs: every statement binds its rows as ONE JSON parameter and reads
  * them with `json_each`, so a chunk of hundreds of records is a handful of statements, far under
- * D1's 100 bound parameters per statement. Each names its drizzle table; rows are keyed by SQL
- * column names (and bound as arrays of the statement's columns).
+ * D1's 100 bound parameters per statement. Rows are keyed by SQL column names (and bound as arrays
+ * of the statement's columns).
  */
 export type JsonRow = Record<string, unknown>;
 
 /**
- * A row of `T` keyed by its SQL column names, as bulk statements bind rows: a misspelt or foreign
- * column does not compile. Values are the JSON the statement stores.
+ * A row of `T` keyed by its SQL column names, as bulk statements bind rows (bulk-sql.ts): a
+ * misspelt or foreign column does not compile. Values are the JSON the statement stores.
  */
 export type SqlRow<T extends SQLiteTable> = {
   [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]?: unknown;
 };
 export type SqlColumn<T extends SQLiteTable> = keyof SqlRow<T> & string;
+
+/** A statement's table: a drizzle table (its SQL name), or that name. */
+type TableRef = SQLiteTable | string;
+const tableName = (table: TableRef) => (typeof table === "string" ? table : getTableName(table));
 
 /**
  * Largest JSON parameter one statement binds (UTF-8 bytes). D1 caps any string value at 1 MB
@@ -37,10 +42,10 @@ export const utf8Length = (text: string) =>
  * same NULL `json_extract` gives for a missing key, in fewer bytes than objects with their keys),
  * grouped so that each group's JSON stays within `MAX_JSON_PARAM_BYTES`.
  */
-const jsonGroups = (columns: readonly string[], rows: readonly JsonRow[]) =>
+const jsonGroups = (columns: string[], rows: JsonRow[]) =>
   groupJson(rows.map((row) => JSON.stringify(columns.map((c) => row[c] ?? null))));
 
-function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
+export function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: rows that fit by that bound need no measuring.
   let units = 2;
   for (const json of rows) units += json.length + 1;
@@ -62,8 +67,7 @@ function groupJson(rows: string[], maxBytes = MAX_JSON_PARAM_BYTES): string[] {
   return out;
 }
 
-const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
-const tableIdent = (table: SQLiteTable) => ident(getTableName(table));
+export const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
 /** Element `index` of the row array `alias.value`. */
 const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.value, '$[${index}]')`);
 
@@ -73,47 +77,41 @@ const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.v
  * existing key would fail a NOT NULL column before the conflict clause is considered). Any UNIQUE
  * violation other than that key still fails the batch.
  */
-export function insertJson<T extends SQLiteTable>(
-  table: T,
-  columns: SqlColumn<T>[],
-  rows: SqlRow<T>[],
-  opts: { skipExisting?: SqlColumn<T>[] } = {},
+export function insertJson(
+  ref: TableRef,
+  columns: string[],
+  rows: JsonRow[],
+  opts: { skipExisting?: string[] } = {},
 ): SQL[] {
+  const table = tableName(ref);
   if (rows.length === 0) return [];
-  const name = tableIdent(table);
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
     columns.map((_, i) => field("j", i)),
     sql`, `,
   );
   const skip = opts.skipExisting
-    ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${name} WHERE ${sql.join(
-        opts.skipExisting.map((k) => sql`${name}.${ident(k)} = ${field("j", columns.indexOf(k))}`),
+    ? sql` WHERE NOT EXISTS (SELECT 1 FROM ${ident(table)} WHERE ${sql.join(
+        opts.skipExisting.map((k) => sql`${ident(table)}.${ident(k)} = ${field("j", columns.indexOf(k))}`),
         sql` AND `,
       )})`
     : sql``;
   return jsonGroups(columns, rows).map(
-    (json) => sql`INSERT INTO ${name} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
+    (json) => sql`INSERT INTO ${ident(table)} (${cols}) SELECT ${values} FROM json_each(${json}) AS j${skip}`,
   );
 }
 
 /**
- * `UPDATE t SET col = <sent value>` for each row, matched by `keys`: a field sent as JSON null sets
- * NULL, a field the row does not carry keeps its value, so two writers changing different fields of
- * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
- * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
- * `keys` must identify one row per key (rows with the same key are merged beforehand).
+ * The column a write stamps rather than compares: it is set with a row's other columns when one of
+ * them differs from the stored value, and never makes a row differ by itself (DECISIONS §14: a write
+ * that changes nothing keeps `updated_at`).
  */
-export function updateJson<T extends SQLiteTable>(
-  table: T,
-  keys: SqlColumn<T>[],
-  columns: SqlColumn<T>[],
-  rows: SqlRow<T>[],
-): SQL[] {
-  if (columns.length === 0) return [];
-  const name = tableIdent(table);
+export const STAMP_COLUMN = "updated_at";
+
+/** Rows grouped by the fields they carry (of `columns`), in first-seen order. */
+function shapesOf(columns: string[], rows: JsonRow[]) {
   const shapes = new Map<string, { columns: string[]; rows: JsonRow[] }>();
-  for (const row of rows as JsonRow[]) {
+  for (const row of rows) {
     const sent = columns.filter((c) => row[c] !== undefined);
     if (sent.length === 0) continue;
     const shape = sent.join(",");
@@ -121,26 +119,114 @@ export function updateJson<T extends SQLiteTable>(
     if (group) group.rows.push(row);
     else shapes.set(shape, { columns: sent, rows: [row] });
   }
-  return [...shapes.values()].flatMap((group) => {
-    const sets = group.columns.map((c, i) => sql`${ident(c)} = ${field("j", keys.length + i)}`);
-    const match = sql.join(
-      keys.map((k, i) => sql`${name}.${ident(k)} = ${field("j", i)}`),
-      sql` AND `,
-    );
-    return jsonGroups([...keys, ...group.columns], group.rows).map(
-      (json) =>
-        sql`UPDATE ${name} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${match}`,
+  return [...shapes.values()];
+}
+
+/** `t.c IS NOT <sent c>` for each compared column of a group bound after `keys` (`undefined`: none). */
+function differs(table: string, keys: string[], columns: string[]): SQL | undefined {
+  const compared = columns.flatMap((c, i) =>
+    c === STAMP_COLUMN ? [] : [sql`${ident(table)}.${ident(c)} IS NOT ${field("j", keys.length + i)}`],
+  );
+  return compared.length > 0 ? sql.join(compared, sql` OR `) : undefined;
+}
+
+const keyMatch = (table: string, keys: string[]) =>
+  sql.join(
+    keys.map((k, i) => sql`${ident(table)}.${ident(k)} = ${field("j", i)}`),
+    sql` AND `,
+  );
+
+/**
+ * `UPDATE t SET col = <sent value>` for each row, matched by `keys`, where a sent value differs from
+ * the stored one (`IS NOT`, so NULLs compare as values): a row whose sent fields all equal what is
+ * stored is not written (its `updated_at`, a stamp column, stays). A field sent as JSON null sets
+ * NULL, a field the row does not carry keeps its value, so two writers changing different fields of
+ * one row never undo each other. Rows are grouped by the fields they carry, one statement per group
+ * (a payload usually has one or two shapes), so each statement sets exactly its group's columns.
+ * `keys` must identify one row per key (rows with the same key are merged beforehand).
+ *
+ * SQLite rewrites the index entries of every indexed column a SET names, equal value or not, and
+ * D1 bills each (write-cost.ts): a re-sent sku beside a changed stock would write the sku's index
+ * entries again. So an indexed column is set by a statement of its own, only where it differs; the
+ * other columns and the stamp go in one statement, where any sent value differs. (One indexed
+ * column and nothing else: a single statement.)
+ */
+export function updateJson(ref: TableRef, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
+  const table = tableName(ref);
+  if (columns.length === 0) return [];
+  const indexed = new Set(tableIndexes(table).flatMap((i) => [...i.columns, ...i.notNull]));
+  return shapesOf(columns, rows).flatMap((group) => {
+    const compared = group.columns.filter((c) => c !== STAMP_COLUMN);
+    if (compared.length === 0) return [];
+    const own = compared.filter((c) => indexed.has(c));
+    const rest = group.columns.filter((c) => !own.includes(c));
+    const alone = own.length === 0 || compared.length === 1;
+    const parts = alone
+      ? [{ set: group.columns, when: compared }]
+      : [
+          ...(rest.length > 0 ? [{ set: rest, when: compared }] : []),
+          ...own.map((c) => ({ set: [c], when: [c] })),
+        ];
+    return jsonGroups([...keys, ...group.columns], group.rows).flatMap((json) =>
+      parts.map(({ set, when }) => {
+        const at = (c: string) => keys.length + group.columns.indexOf(c);
+        const sets = set.map((c) => sql`${ident(c)} = ${field("j", at(c))}`);
+        const change = sql.join(
+          when.map((c) => sql`${ident(table)}.${ident(c)} IS NOT ${field("j", at(c))}`),
+          sql` OR `,
+        );
+        return sql`UPDATE ${ident(table)} SET ${sql.join(sets, sql`, `)} FROM ${jsonRowsTable(json)} AS j WHERE ${keyMatch(table, keys)} AND (${change})`;
+      }),
     );
   });
 }
 
+/**
+ * Stamps (`updated_at = now`) each owner (of `ownerTable`, by `owner`'s value) of a merged row an
+ * upsert (updateJson + insertJson) would write: a row missing from the table (`inserts`), or one with
+ * a sent field that differs. Run before the rows are written. The sent rows are grouped by owner and
+ * an owner is compared only while it is not stamped yet: one its own row's update stamped costs a
+ * lookup, not a pass over its rows (`EXISTS` over the owner's rows, `LEFT JOIN` the table by `keys`).
+ */
+export function stampByUpsert(
+  ownerTable: string,
+  table: string,
+  keys: string[],
+  columns: string[],
+  rows: JsonRow[],
+  owner: string,
+  now: string,
+  inserts = true,
+): SQL[] {
+  const missing = inserts ? sql`${ident(table)}.${ident(keys[0] as string)} IS NULL` : sql`0`;
+  const groups = columns.length > 0 ? shapesOf(columns, rows) : [{ columns: [], rows }];
+  const o = ident(ownerTable);
+  const stamp = ident(STAMP_COLUMN);
+  return groups.flatMap((group) => {
+    const change = differs(table, keys, group.columns);
+    const cols = [...keys, ...group.columns];
+    const byOwner = new Map<unknown, unknown[][]>();
+    for (const row of group.rows) {
+      const list = byOwner.get(row[owner]) ?? [];
+      list.push(cols.map((c) => row[c] ?? null));
+      byOwner.set(row[owner], list);
+    }
+    return groupJson([...byOwner].map((entry) => JSON.stringify(entry))).map(
+      (json) =>
+        sql`UPDATE ${o} SET ${stamp} = ${now} FROM ${jsonRowsTable(json)} AS k WHERE ${o}.id = json_extract(k.value, '$[0]') AND ${o}.${stamp} IS NOT ${now} AND EXISTS (SELECT 1 FROM json_each(k.value, '$[1]') AS j LEFT JOIN ${ident(table)} ON ${keyMatch(table, keys)} WHERE ${missing}${change ? sql` OR ${change}` : sql``})`,
+    );
+  });
+}
+
+/** The `owner` value of each existing row `deleteJson` would delete. */
+export function changedByDelete(table: string, keys: string[], rows: JsonRow[], owner: string): SQL[] {
+  return deleteWhere(keys, rows).map(
+    (where) => sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
+  );
+}
+
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
-export const upsertJson = <T extends SQLiteTable>(
-  table: T,
-  keys: SqlColumn<T>[],
-  columns: SqlColumn<T>[],
-  rows: SqlRow<T>[],
-): SQL[] => [
+export const upsertJson = (table: TableRef, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
   ...updateJson(table, keys, columns, rows),
   ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
 ];
@@ -153,14 +239,20 @@ export const upsertJson = <T extends SQLiteTable>(
  * seed's statistics SQLite otherwise scanned `price_list_variant_prices`, `product_images` and
  * `product_categories`, believing them a few dozen rows. `keys` must be a prefix of an index of `table`.
  */
-export function deleteJson<T extends SQLiteTable>(table: T, keys: SqlColumn<T>[], rows: SqlRow<T>[]): SQL[] {
+export function deleteJson(ref: TableRef, keys: string[], rows: JsonRow[]): SQL[] {
+  const table = tableName(ref);
+  return deleteWhere(keys, rows).map(
+    (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
+  );
+}
+
+function deleteWhere(keys: string[], rows: JsonRow[]): SQL[] {
   const target = sql.join(keys.map(ident), sql`, `);
   const values = sql.join(
     keys.map((_, i) => field("j", i)),
     sql`, `,
   );
   return jsonGroups(keys, rows).map(
-    (json) =>
-      sql`DELETE FROM ${tableIdent(table)}${indexedBy(getTableName(table), keys)} WHERE (${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
+    (json) => sql`(${target}) IN (SELECT ${values} FROM json_each(${json}) AS j)`,
   );
 }

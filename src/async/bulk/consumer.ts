@@ -26,7 +26,7 @@ import {
 import { closeJob, finalizeJob, type OnJobFinalized } from "./finalize.ts";
 import { WHOLE_CHUNK } from "./ledger.ts";
 import type { BulkOperations } from "./operation.ts";
-import type { BulkJobType, JobMessage, JobRow } from "./types.ts";
+import type { BulkJobType, JobMessage, JobRow, Unrecorded } from "./types.ts";
 
 /** How a chunk's log line names each result. */
 const CHUNK_OUTCOMES: Record<ChunkResult, string> = {
@@ -97,6 +97,8 @@ export async function processJobMessage(
   const group = done.size === 0 ? chunkGroup(message.chunk, opened.rangeOf, opened.recorded) : [range];
   const span = spanOf(group);
   let outcome: { result: ChunkResult; chunk: number } = { result: "mine", chunk: message.chunk };
+  // Rows earlier commits wrote, added to the job's `writes` with the next commit (ProcessorContext).
+  const unrecorded: Unrecorded = { ...(message.written ?? { rows: 0, unchanged: 0 }) };
   if (range.count === 1 && range.length > RECORD_MAX_BYTES) {
     outcome.result = await failOversizedRecord(env, job, message.chunk, range);
   } else {
@@ -117,7 +119,7 @@ export async function processJobMessage(
       );
     } else {
       const { processor, invalidates } = operations[job.type as BulkJobType];
-      const ctx = await processorContext(env, db, job, invalidates);
+      const ctx = await processorContext(env, db, job, invalidates, unrecorded);
       if (group.length > 1) {
         outcome = await applyGroup(processor, ctx, message.chunk, group, records);
       } else {
@@ -135,9 +137,10 @@ export async function processJobMessage(
   });
   if (outcome.result === "continues") {
     // The replay goes on in a fresh invocation (its own D1 query budget).
-    await env.JOBS_QUEUE.send({ jobId: job.id, chunk: outcome.chunk }, { contentType: "json" });
+    const next: JobMessage = { jobId: job.id, chunk: outcome.chunk, written: unrecorded };
+    await env.JOBS_QUEUE.send(next, { contentType: "json" });
   } else if (outcome.result === "mine") {
-    await advance(env, db, job, outcome.chunk, opened.rangeOf, onFinalized);
+    await advance(env, db, job, outcome.chunk, opened.rangeOf, onFinalized, unrecorded);
   }
 }
 
@@ -223,7 +226,8 @@ async function readRange(env: Bindings, jobId: string, [offset, length]: [number
 
 /**
  * Enqueues the chunk after `chunk`, or finalizes after the last one. The message carries the byte
- * range of the group that chunk starts (nothing of it is applied yet), read while D1 opens it.
+ * range of the group that chunk starts (nothing of it is applied yet), read while D1 opens it, and
+ * what the last commit wrote that the job's `writes` does not count yet.
  */
 async function advance(
   env: Bindings,
@@ -232,6 +236,7 @@ async function advance(
   chunk: number,
   rangeOf: (chunk: number) => ChunkRange | undefined,
   onFinalized: OnJobFinalized,
+  written: Unrecorded = { rows: 0, unchanged: 0 },
 ) {
   if (chunk + 1 < job.chunkCount) {
     const next = chunkGroup(chunk + 1, rangeOf);
@@ -240,10 +245,11 @@ async function advance(
       jobId: job.id,
       chunk: chunk + 1,
       ...(span ? { at: [span.offset, span.length] } : {}),
+      ...(written.rows + written.unchanged > 0 ? { written } : {}),
     };
     await env.JOBS_QUEUE.send(message, { contentType: "json" });
   } else {
-    await finalizeJob(env, db, job.id, onFinalized);
+    await finalizeJob(env, db, job.id, onFinalized, { written });
   }
 }
 

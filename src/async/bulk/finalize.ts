@@ -31,7 +31,17 @@ const STATUS: Record<StatusRule, SQL> = {
 };
 
 /** The final INFO summary and the final status derived from the counters, for a job not yet final. */
-const finalStatements = (jobId: string, now: string, rule: StatusRule = "records") => [
+/** How a job is finalized: its status rule, and what its last commit wrote that no batch recorded yet. */
+export interface FinalOptions {
+  rule?: StatusRule;
+  written?: { rows: number; unchanged: number };
+}
+
+const finalStatements = (
+  jobId: string,
+  now: string,
+  { rule = "records", written = { rows: 0, unchanged: 0 } }: FinalOptions = {},
+) => [
   // A dry run's memory of its effects serves only its own later chunks.
   sql`DELETE FROM job_dry_run_effects WHERE job_id = ${jobId}`,
   sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
@@ -42,7 +52,9 @@ const finalStatements = (jobId: string, now: string, rule: StatusRule = "records
   sql`UPDATE jobs SET
       log_info_count = log_info_count + 1,
       status = ${STATUS[rule]},
-      finished_at = ${now}
+      finished_at = ${now},
+      rows_written = rows_written + ${written.rows},
+      unchanged_records = unchanged_records + ${written.unchanged}
     WHERE id = ${jobId} AND ${OPEN}
     RETURNING id`,
 ];
@@ -50,17 +62,17 @@ const finalStatements = (jobId: string, now: string, rule: StatusRule = "records
 /**
  * Writes the final INFO summary and the final status derived from the counters, once: the
  * statements only act while the job is not final, and the call whose UPDATE changed the row runs
- * the hooks.
+ * the hooks. `written`: what the last commit wrote, not yet in the job's `writes`.
  */
 export async function finalizeJob(
   env: Bindings,
   db: Db,
   jobId: string,
   onFinalized: OnJobFinalized,
-  rule: StatusRule = "records",
+  options: FinalOptions = {},
 ) {
   const now = isoSeconds();
-  const results = await rawBatch(db.$client, finalStatements(jobId, now, rule));
+  const results = await rawBatch(db.$client, finalStatements(jobId, now, options));
   return afterFinal(env, db, jobId, results.at(-1), onFinalized);
 }
 

@@ -77,6 +77,13 @@ export function bookkeeping(
   ];
 }
 
+/**
+ * Adds to the job's `writes` (DECISIONS §14): records that changed nothing and rows their effects wrote.
+ */
+export const addWrites = (jobId: string, { unchanged, rows }: { unchanged?: number; rows?: number }) =>
+  sql`UPDATE jobs SET unchanged_records = unchanged_records + ${unchanged ?? 0},
+      rows_written = rows_written + ${rows ?? 0} WHERE id = ${jobId}`;
+
 export const isLedgerConflict = (err: unknown) => isUniqueViolation(err, "job_chunks");
 
 /** The batch failed because the job is no longer running (see `ledgerInsert`). */

@@ -17,6 +17,17 @@ export interface JobMessage {
   chunk: number;
   /** The chunk's byte range in the payload object, when the sender knew it: R2 reads it while D1 opens the chunk. */
   at?: [offset: number, length: number];
+  /**
+   * What the job's last commit wrote and left unchanged (known once its batch committed), added to
+   * the job's `writes` by the batch that commits this message's work, or by the job's finalization.
+   */
+  written?: Unrecorded;
+}
+
+/** Rows written and unchanged records of committed batches, not yet in the job's `writes`. */
+export interface Unrecorded {
+  rows: number;
+  unchanged: number;
 }
 
 export const LOG_CODES = [
@@ -67,6 +78,12 @@ export interface ProcessorContext {
    * consumer always sets them, a test that only plans may leave them out.
    */
   invalidates?: readonly CacheDomain[];
+  /**
+   * What commits wrote whose figures are not yet in the job's `writes` (D1 reports rows written only
+   * after a batch commits): the next commit of this invocation adds them in its batch, and what
+   * remains at the end travels in the next message (JobMessage.written). A real run's only.
+   */
+  unrecorded?: Unrecorded;
 }
 
 export interface Plan {
@@ -75,6 +92,11 @@ export interface Plan {
   statements: SQL[];
   /** The row ops behind `statements`: a dry run remembers the rows they write. */
   ops?: RowOps;
+  /**
+   * How many succeeded records changed nothing: an SQL expression read after `statements` ran, in
+   * their batch (the rows they changed are stamped, row-ops.ts), added to the job's `writes`.
+   */
+  unchanged?: SQL;
 }
 
 /**

@@ -88,7 +88,7 @@ export async function runExportMessage(
   if (k !== job.chunkCount - 1) return;
   if (state.completed) {
     // Committed by an earlier delivery that did not live to finalize.
-    await finalizeJob(env, db, job.id, onFinalized, "file");
+    await finalizeJob(env, db, job.id, onFinalized, { rule: "file" });
     return;
   }
   const op = operations[job.type as ExportJobType];
@@ -104,7 +104,7 @@ export async function runExportMessage(
     outcome,
   });
   if (outcome !== "mine") return;
-  if (written.complete) await finalizeJob(env, db, job.id, onFinalized, "file");
+  if (written.complete) await finalizeJob(env, db, job.id, onFinalized, { rule: "file" });
   else await env.JOBS_QUEUE.send({ jobId: job.id, chunk: k + 1 }, { contentType: "json" });
   // The bytes this message read back are in its part now. Last: a failure here costs a stray
   // object (retention deletes only the recorded one), never a stalled job.

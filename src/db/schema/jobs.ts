@@ -40,6 +40,10 @@ export const jobs = sqliteTable(
     heartbeatAt: timestamp("heartbeat_at"),
     /** Re-drives since the job last made progress. */
     redrives: integer("redrives").notNull().default(0),
+    /** Succeeded records whose values equal what was stored: they wrote no row (field `writes`). */
+    unchangedRecords: integer("unchanged_records").notNull().default(0),
+    /** D1's rows written by the job's catalog statements, index rows included (field `writes`). */
+    rowsWritten: integer("rows_written").notNull().default(0),
   },
   (t) => [
     index("jobs_created_idx").on(t.createdAt, t.id),

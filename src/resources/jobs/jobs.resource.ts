@@ -45,6 +45,9 @@ export const jobResource = defineResource<{ row: JobRow; item: typeof JobSchema 
         log_error_count: r.logErrorCount,
       }),
     },
+    writes: {
+      render: (r) => ({ unchanged_records: r.unchangedRecords, rows_written: r.rowsWritten }),
+    },
   },
   filters: {
     status: filter(enumListParam(STATUS_FILTER_VALUES, "Job statuses.", 10), (v) =>

@@ -24,6 +24,22 @@ export const JobSchema = z
         log_error_count: z.number().int(),
       })
       .optional(),
+    writes: z
+      .object({
+        unchanged_records: z.number().int().openapi({
+          description:
+            "Succeeded records whose sent values all equal what was stored: they wrote no row and kept `updated_at`.",
+        }),
+        rows_written: z.number().int().openapi({
+          description:
+            "Rows D1 reports the job's catalog statements wrote, each index entry counted as a row (D1 bills rows written); the job's own bookkeeping (job row, ledger, logs) is not counted. A dry run reports what the same payload would write run for real at that moment.",
+        }),
+      })
+      .optional()
+      .openapi({
+        description:
+          "What the job wrote (non-default: `fields=writes`). Grows with each committed chunk while the job runs. A record that changes nothing costs no written row; a changed record writes only the rows and fields that differ.",
+      }),
   })
   .openapi("Job", {
     description:

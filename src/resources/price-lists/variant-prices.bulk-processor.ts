@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
 import type { SqlColumn, SqlRow } from "../../async/bulk/bulk-sql.ts";
 import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { plus } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { amountString, nonEmpty, positiveInt } from "../../conventions/write/field-rules.ts";
 import { priceListVariantPrices } from "../../db/schema/index.ts";
@@ -101,6 +103,9 @@ export const priceListPrices: Processor = {
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
+    /** Variants whose entry a succeeded upsert record wrote; delete records with nothing to delete. */
+    const written: number[] = [];
+    let nothingToDelete = 0;
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
@@ -130,6 +135,7 @@ export const priceListPrices: Processor = {
       }
       if (options.mode === "delete") {
         if (!priced.has(variantId)) {
+          nothingToDelete++;
           outcomes.push(
             succeeded(index, [
               {
@@ -170,9 +176,21 @@ export const priceListPrices: Processor = {
       } else {
         ops.merge(priceListVariantPrices, KEYS, row);
       }
+      written.push(variantId);
       outcomes.push(succeeded(index));
     }
-    return { outcomes, statements: ops.statements(new Set()), ops };
+    // An entry written is stamped when it changed (or is new); a deleted one existed, so it changed.
+    const unchanged =
+      written.length === 0
+        ? sql`0`
+        : sql`(SELECT count(*) FROM json_each(${JSON.stringify(written)}) AS r CROSS JOIN price_list_variant_prices AS t
+            ON t.price_list_id = ${priceListId} AND t.variant_id = r.value WHERE t.updated_at IS NOT ${now})`;
+    return {
+      outcomes,
+      statements: ops.statements(new Set(), now),
+      ops,
+      unchanged: plus(unchanged, nothingToDelete),
+    };
   },
 
   identify: (job, { index, data }) =>

@@ -3,8 +3,9 @@ import { updateJson } from "../../async/bulk/bulk-sql.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
-import { productTranslations, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
+import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
@@ -60,6 +61,7 @@ export const productsUpsert: Processor = {
     const ops = new RowOps();
     const supplierChanges: { product_id: number; supplier_id: number | null }[] = [];
     const outcomes: RecordOutcome[] = [];
+    const written: number[] = [];
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
@@ -98,21 +100,25 @@ export const productsUpsert: Processor = {
       }
       if (existing) seeOwnChanges(existing, record, localesOf, context);
       ops.absorb(recordOps);
+      written.push(productId);
       outcomes.push(succeeded(index));
     }
-    const statements = ops.statements(UPSERT_TABLES);
+    const statements = ops.statements(UPSERT_TABLES, now);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
-    statements.push(...updateJson(variants, ["product_id"], ["supplier_id"], supplierChanges));
-    return { outcomes, statements, ops };
+    statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
+    // A product is stamped when it, its rows or one of its variants changed (or it is new).
+    return { outcomes, statements, ops, unchanged: unchangedById("products", written, now) };
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),
 
   conflictFields: (_job, constraint, data) => {
-    const sent = (data as { variants?: unknown }).variants;
+    const variants = (data as { variants?: unknown }).variants;
     const nested = (field: string) =>
-      Array.isArray(sent)
-        ? sent.flatMap((v, i) => (v && typeof v === "object" && field in v ? [`variants.${i}.${field}`] : []))
+      Array.isArray(variants)
+        ? variants.flatMap((v, i) =>
+            v && typeof v === "object" && field in v ? [`variants.${i}.${field}`] : [],
+          )
         : [];
     if (/products\.internal_id/.test(constraint)) return ["internal_id"];
     if (/variants\.internal_id/.test(constraint)) return nested("internal_id");

@@ -71,7 +71,7 @@ export function planCreate(ops: RowOps, ctx: PlanContext): number | null {
     updated_at: now,
   });
   planTranslations(ops, id, record, null, allocator);
-  planSets(ops, id, record);
+  planSets(ops, id, record, false);
   planNestedVariants(ops, id, record.supplier_id ?? null, ctx, []);
   return problems.empty ? id : null;
 }
@@ -99,7 +99,7 @@ export function planUpdate(
     updated_at: now,
   });
   planTranslations(ops, existing.id, record, locales, allocator);
-  planSets(ops, existing.id, record);
+  planSets(ops, existing.id, record, true);
   return problems.empty ? existing.id : null;
 }
 
@@ -135,25 +135,31 @@ function planTranslations(
   }
 }
 
-/** `category_ids` and `images` replace the whole set when sent. */
-function planSets(ops: RowOps, productId: number, record: ProductRecord) {
+/**
+ * `category_ids` and `images` replace the whole set when sent: a new product's rows are inserted,
+ * an existing product's set is replaced member by member (a category by its id, an image by its
+ * position), so an equal set writes nothing.
+ */
+function planSets(ops: RowOps, productId: number, record: ProductRecord, existing: boolean) {
   if (record.category_ids) {
-    ops.delete(productCategories, ["product_id"], { product_id: productId });
-    record.category_ids.forEach((categoryId, position) => {
-      ops.insert(productCategories, { product_id: productId, category_id: categoryId, position });
-    });
+    const rows = record.category_ids.map((categoryId, position) => ({
+      product_id: productId,
+      category_id: categoryId,
+      position,
+    }));
+    if (existing) ops.replaceSet(productCategories, "product_id", "category_id", productId, rows);
+    else for (const row of rows) ops.insert(productCategories, row);
   }
   if (record.images) {
-    ops.delete(productImages, ["product_id"], { product_id: productId });
-    record.images
+    const rows = record.images
       .map((img, order) => ({ ...img, order }))
       .sort(
         (a, b) =>
           (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) ||
           a.order - b.order,
       )
-      .forEach((img, position) => {
-        ops.insert(productImages, { product_id: productId, url: img.url, position });
-      });
+      .map((img, position) => ({ product_id: productId, url: img.url, position }));
+    if (existing) ops.replaceSet(productImages, "product_id", "position", productId, rows);
+    else for (const row of rows) ops.insert(productImages, row);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type SQL, sql } from "drizzle-orm";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
@@ -24,6 +25,19 @@ export const LinkIdentifiersItem = z
   });
 
 /** Links merchant internal ids to exactly one matching variant and/or its product; creates nothing. */
+/**
+ * Records that changed nothing: their variant was not stamped, nor their product when they set its
+ * internal id (a stamped variant stamps its product too, so a record setting only the variant's id
+ * is judged by the variant).
+ */
+function unchangedLinks(written: [number, 0 | 1][], now: string): SQL {
+  if (written.length === 0) return sql`0`;
+  return sql`(SELECT count(*) FROM json_each(${JSON.stringify(written)}) AS r
+    CROSS JOIN variants AS v ON v.id = r.value ->> 0
+    WHERE v.updated_at IS NOT ${now}
+      AND (r.value ->> 1 = 0 OR NOT EXISTS (SELECT 1 FROM products AS p WHERE p.id = v.product_id AND p.updated_at = ${now})))`;
+}
+
 export const identifiersLink: Processor = {
   async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
     const now = isoSeconds();
@@ -81,6 +95,8 @@ export const identifiersLink: Processor = {
     const skuMatches = collectMatches(skuRows?.results ?? []);
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
+    /** Per succeeded record: its variant, and whether it sets the product's internal id. */
+    const written: [variant: number, product: 0 | 1][] = [];
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
@@ -107,15 +123,23 @@ export const identifiersLink: Processor = {
           updated_at: now,
         });
       }
-      ops.merge(products, ["id"], {
-        id: variant.product_id,
-        ...(item.product_internal_id !== undefined ? { internal_id: item.product_internal_id } : {}),
-        updated_at: now,
-      });
+      // A changed variant stamps its product (RowOps' last statement); its own id stamps it too.
+      if (item.product_internal_id !== undefined)
+        ops.merge(products, ["id"], {
+          id: variant.product_id,
+          internal_id: item.product_internal_id,
+          updated_at: now,
+        });
+      written.push([variant.id, item.product_internal_id !== undefined ? 1 : 0]);
       outcomes.push(succeeded(index));
     }
     // Matching reads ean and sku, which no record changes: a dry run replays the earlier effects only.
-    return { outcomes, statements: ops.statements(new Set()), ops };
+    return {
+      outcomes,
+      statements: ops.statements(new Set(), now),
+      ops,
+      unchanged: unchangedLinks(written, now),
+    };
   },
 
   identify: (_job, { index, data }) =>

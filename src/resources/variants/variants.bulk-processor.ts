@@ -1,13 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { variantPrices, variantTranslations } from "../../db/schema/index.ts";
-import { jsonRowsTable } from "../../db/stated-plans.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { planVariantWrite, variantWriteShape } from "./variants.bulk-fields.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
@@ -65,7 +64,7 @@ export const variantsUpdate: Processor = {
 
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
-    const touchedProducts = new Set<number>();
+    const written: number[] = [];
     for (const chunkRecord of records) {
       const { index } = chunkRecord;
       const problems = problemsOf.get(index) as RecordProblems;
@@ -106,17 +105,17 @@ export const variantsUpdate: Processor = {
         markets.set(variant.id, set);
       }
       ops.absorb(recordOps);
-      touchedProducts.add(variant.product_id);
+      written.push(variant.id);
       outcomes.push(succeeded(index));
     }
-    const statements = ops.statements(UPSERT_TABLES);
-    if (touchedProducts.size > 0) {
-      // Variant changes count as product changes for incremental synchronization (updated_at filters).
-      statements.push(
-        sql`UPDATE products SET updated_at = ${now} FROM ${jsonRowsTable(JSON.stringify([...touchedProducts]))} AS j WHERE products.id = j.value`,
-      );
-    }
-    return { outcomes, statements, ops };
+    // A changed variant stamps its product too (incremental synchronization reads the product's
+    // updated_at): RowOps' last statement.
+    return {
+      outcomes,
+      statements: ops.statements(UPSERT_TABLES, now),
+      ops,
+      unchanged: unchangedById("variants", written, now),
+    };
   },
 
   identify: (job, { index, data }) =>

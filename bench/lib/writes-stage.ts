@@ -1,0 +1,131 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { createState, loadSeed, snapshot, tableCounts } from "./database.ts";
+import { log } from "./log.ts";
+import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
+
+/** One send of a feed: first, re-sent unchanged, or re-sent with a tenth of its records changed. */
+export interface WritesRun {
+  pass: "first" | "unchanged" | "changed_10pct";
+  status: string;
+  records: number;
+  succeeded: number;
+  /** The job's `writes` (null with a bundle that has none). */
+  unchanged: number | null;
+  rowsWritten: number | null;
+  /** Rows the statements on catalog tables wrote, summed per statement (equal to `rowsWritten`). */
+  catalogRows: number;
+  wallMs: number;
+  cpuMs: number;
+  /** CPU time inside node:sqlite (the statements). */
+  sqlCpuMs: number;
+  recordsPerSecond: number;
+  recordsPerCpuSecond: number;
+}
+
+export interface WritesFeed {
+  key: string;
+  title: string;
+  runs: WritesRun[];
+}
+
+interface WritesCatalog {
+  scale: number;
+  products: number;
+  variants: number;
+  feeds: WritesFeed[];
+}
+
+export interface WritesStage {
+  run: string;
+  catalogs: WritesCatalog[];
+}
+
+/** D1's price per written row beyond the included 50 million a month (Workers Paid). */
+const DOLLARS_PER_MILLION_ROWS = 1.0;
+
+/**
+ * Rows written per record and records per second of four bulk feeds, each sent first, re-sent
+ * unchanged and re-sent with a tenth changed, on seeded catalogs of two sizes. Runs the served
+ * bundle in Node over node:sqlite (bench/writes-inprocess.ts), as the plans stage does.
+ */
+export async function runWritesStage(o: {
+  bundle: string;
+  workDir: string;
+  secret: string;
+  quick: boolean;
+  errors: string[];
+}): Promise<WritesStage> {
+  const dir = join(o.workDir, "writes");
+  const { sqliteFile: migrated } = createState(join(dir, "state"));
+  const catalogs: WritesCatalog[] = [];
+  const scales = o.quick ? [2] : [10, 100];
+  for (const scale of scales) {
+    const file = join(dir, `scale-${scale}.sqlite`);
+    snapshot(migrated, file);
+    await loadSeed(file, scale, o.secret);
+    const counts = tableCounts(file, ["products", "variants"]);
+    const input = { bundle: o.bundle, sqliteFile: file, secret: o.secret, records: o.quick ? 50 : 1000 };
+    const child = spawnSync(
+      process.execPath,
+      [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "writes-inprocess.ts"), JSON.stringify(input)],
+      { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+    );
+    if (child.status !== 0) {
+      o.errors.push(`writes scale ${scale} failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+      continue;
+    }
+    const feeds = JSON.parse(child.stdout) as WritesFeed[];
+    for (const f of feeds) {
+      for (const r of f.runs) {
+        log(
+          `writes scale ${scale} ${f.key} ${r.pass}: ${r.status}, ${r.records} records, ${r.rowsWritten} rows written, ${Math.round(r.recordsPerSecond)}/s`,
+        );
+        if (r.status !== "done")
+          o.errors.push(`writes scale ${scale} ${f.key} ${r.pass}: job ended ${r.status}`);
+      }
+    }
+    catalogs.push({ scale, products: counts.products ?? 0, variants: counts.variants ?? 0, feeds });
+  }
+  return { run: "in process (the served bundle over node:sqlite)", catalogs };
+}
+
+const PASS_TITLES: Record<WritesRun["pass"], string> = {
+  first: "first sent",
+  unchanged: "re-sent unchanged",
+  changed_10pct: "re-sent, 10 % changed",
+};
+
+/** The stage's section of bench/RESULTS.md. */
+export function writesSection(stage: WritesStage | undefined): string[] {
+  if (!stage) return [];
+  const out = [
+    "## Rows written by bulk feeds",
+    "",
+    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine.`,
+    "",
+  ];
+  for (const c of stage.catalogs) {
+    out.push(
+      `### Scale ${c.scale} (${c.products.toLocaleString("en")} products, ${c.variants.toLocaleString("en")} variants)`,
+      "",
+      "| feed | send | records | unchanged | rows written | rows per record | $ per million records | records/s | records per CPU s |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const f of c.feeds) {
+      const first = f.runs.find((r) => r.pass === "first")?.rowsWritten ?? null;
+      for (const r of f.runs) {
+        const perRecord = r.rowsWritten === null || r.records === 0 ? null : r.rowsWritten / r.records;
+        const share =
+          first && r.rowsWritten !== null && r.pass !== "first"
+            ? ` (${((100 * r.rowsWritten) / first).toFixed(1)} % of first)`
+            : "";
+        out.push(
+          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} |`,
+        );
+      }
+    }
+    out.push("");
+  }
+  return out;
+}

@@ -1,0 +1,237 @@
+/**
+ * Child process of the benchmark's `writes` stage (bench/lib/writes-stage.ts): bulk feeds run by the
+ * served bundle in Node (its `fetch` for the POST, its `queue` handler for each chunk message) over
+ * node:sqlite on a seeded catalog, each sent three times: first (every record new or changed),
+ * re-sent unchanged, re-sent with every tenth record changed. node:sqlite counts no rows written:
+ * the D1 stand-in (lib/d1-shim.ts) reports what src/async/bulk/write-cost.ts derives from each
+ * statement's changed rows, the model the tests check against D1's own figures.
+ *
+ * Input: one JSON argument {bundle, sqliteFile, secret, records}. Output: JSON of WritesFeed[].
+ */
+import { openDb } from "./lib/database.ts";
+import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
+import type { WritesFeed, WritesRun } from "./lib/writes-stage.ts";
+
+interface Input {
+  bundle: string;
+  sqliteFile: string;
+  secret: string;
+  /** Records per feed (fewer when the catalog has fewer). */
+  records: number;
+}
+
+const input = JSON.parse(process.argv[2] ?? "{}") as Input;
+const worker = await loadWorker(input.bundle);
+const db = openDb(input.sqliteFile);
+const { env, ctx, queued, settle, recorder } = inProcessEnv(db);
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Rows written by statements on catalog tables (what `writes.rows_written` counts), summed from the
+ * D1 stand-in's results: the same figure for a bundle older than the `writes` field. And the CPU
+ * time inside the stand-in (node:sqlite running the statements).
+ */
+let catalogRows = 0;
+let sqlCpuMs = 0;
+const CATALOG =
+  /^(INSERT INTO|UPDATE|DELETE FROM) "?(products|product_\w+|variants|variant_\w+|price_list_variant_prices)"?\s/;
+{
+  const d1 = env.DB as unknown as {
+    batch: (s: { sql: string }[]) => Promise<{ meta: { rows_written: number } }[]>;
+  };
+  const batch = d1.batch.bind(d1);
+  d1.batch = async (statements) => {
+    const t = cpuNow();
+    try {
+      const results = await batch(statements);
+      results.forEach((r, i) => {
+        if (CATALOG.test(statements[i]?.sql ?? "")) catalogRows += r.meta.rows_written;
+      });
+      return results;
+    } finally {
+      sqlCpuMs += cpuNow() - t;
+    }
+  };
+}
+/** Whether the jobs table has the `writes` columns (a bundle older than them runs on it too). */
+const hasWrites =
+  (
+    db.prepare("SELECT count(*) AS n FROM pragma_table_info('jobs') WHERE name = 'rows_written'").get() as {
+      n: number;
+    }
+  ).n > 0;
+
+async function runJob(path: string, body: unknown): Promise<Omit<WritesRun, "pass">> {
+  // A second apart from the previous send, as feeds are: a row stamped in the same second by the
+  // previous send would count its record as changed (src/async/bulk/unchanged.ts).
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const started = performance.now();
+  const cpuStarted = cpuNow();
+  const rowsStarted = catalogRows;
+  const sqlStarted = sqlCpuMs;
+  const res = await worker.fetch(
+    new Request(`http://127.0.0.1${path}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${input.secret}`, "content-type": "application/json" },
+    }),
+    env,
+    ctx,
+  );
+  const accepted = (await res.json()) as { job_id: string }[];
+  await settle();
+  let messages = 0;
+  while (queued.length > 0) {
+    const message = queued.shift();
+    await worker.queue(
+      {
+        queue: "storefront-jobs",
+        messages: [{ id: String(messages++), body: message, attempts: 1, ack() {}, retry() {} }],
+      },
+      env,
+      ctx,
+    );
+    await settle();
+  }
+  recorder.take();
+  const wallMs = performance.now() - started;
+  const cpuMs = cpuNow() - cpuStarted;
+  const row = db
+    .prepare(
+      `SELECT status, succeeded_records AS ok, total_records AS total${hasWrites ? ", rows_written AS rows, unchanged_records AS unchanged" : ""} FROM jobs WHERE id = ?`,
+    )
+    .get(accepted[0]?.job_id ?? "") as
+    | { status: string; ok: number; total: number; rows?: number; unchanged?: number }
+    | undefined;
+  const records = row?.total ?? 0;
+  return {
+    status: res.status === 202 ? (row?.status ?? "missing") : `HTTP ${res.status}`,
+    records,
+    succeeded: row?.ok ?? 0,
+    unchanged: row?.unchanged ?? null,
+    rowsWritten: row?.rows ?? null,
+    catalogRows: catalogRows - rowsStarted,
+    wallMs,
+    cpuMs,
+    sqlCpuMs: sqlCpuMs - sqlStarted,
+    recordsPerSecond: records / (wallMs / 1000),
+    recordsPerCpuSecond: records / (cpuMs / 1000),
+  };
+}
+
+const ids = (sql: string, n: number) => (db.prepare(sql).all(n) as { id: number }[]).map((r) => r.id);
+const eur = (amount: string) => ({ amount, currency: "EUR" });
+/** Every tenth record changed by `change`, the others as first sent. */
+const tenth = <T>(records: T[], change: (r: T, i: number) => T) =>
+  records.map((r, i) => (i % 10 === 0 ? change(r, i) : r));
+
+const categories = ids("SELECT id FROM categories ORDER BY id LIMIT ?", 3);
+const supplier = ids("SELECT id FROM suppliers ORDER BY id LIMIT ?", 1)[0];
+const priceList = ids("SELECT id FROM price_lists ORDER BY id LIMIT ?", 1)[0];
+const n = input.records;
+
+/** A new product as an integrator's feed sends it: 2 variants, 3 locales, 3 markets, 2 images, 2 categories. */
+const newProduct = (i: number) => ({
+  internal_id: `WR-${i}`,
+  product_structure: "with-variants",
+  status: "published",
+  supplier_id: supplier,
+  category_ids: categories.slice(0, 2),
+  images: [{ url: `https://img.example/wr-${i}-a.jpg` }, { url: `https://img.example/wr-${i}-b.jpg` }],
+  translations: Object.fromEntries(
+    ["es-ES", "en-GB", "fr-FR"].map((l) => [l, { name: `Writes ${l} ${i}`, description: `Feed item ${i}` }]),
+  ),
+  variants: ["A", "B"].map((size) => ({
+    internal_id: `WR-${i}-${size}`,
+    sku: `WR-${i}-${size}`,
+    warehouse_stock: 10,
+    prices: {
+      market_es: { list_price: eur("19.90") },
+      market_fr: { list_price: eur("19.90") },
+      market_de: { list_price: eur("21.50") },
+    },
+    translations: { "es-ES": { name: `Talla ${size}` }, "en-GB": { name: `Size ${size}` } },
+  })),
+});
+const creates = Array.from({ length: n }, (_, i) => newProduct(i));
+
+const existing = ids("SELECT id FROM products WHERE internal_id NOT LIKE 'WR-%' ORDER BY id LIMIT ?", n);
+const productUpdates = existing.map((id) => ({
+  id,
+  model_code: `WR-MC-${id}`,
+  category_ids: categories.slice(1, 3),
+  translations: { "es-ES": { description: `Updated ${id}` } },
+}));
+
+const variantIds = ids("SELECT id FROM variants ORDER BY id LIMIT ?", n);
+const variantUpdates = variantIds.map((id) => ({
+  id,
+  warehouse_stock: 1000 + (id % 97),
+  supplier_stock: 7,
+  prices: { market_es: { list_price: eur(`${30 + (id % 50)}.00`), offer_price: null } },
+}));
+
+const prices = variantIds.map((id) => ({
+  variant_id: id,
+  price: { amount: `${12 + (id % 40)}.50`, currency_code: "EUR" },
+  minimum_quantity: 2,
+}));
+
+const feeds: {
+  key: string;
+  title: string;
+  path: string;
+  body: (records: unknown[]) => unknown;
+  records: unknown[];
+  changed: unknown[];
+}[] = [
+  {
+    key: "products_create",
+    title: "products created (first send creates them)",
+    path: "/api/v1/products/bulk",
+    body: (records) => ({ products: records, options: { match_by: "internal_id" } }),
+    records: creates,
+    changed: tenth(creates, (p) => ({
+      ...p,
+      variants: p.variants.map((v) => ({ ...v, warehouse_stock: 11 })),
+    })),
+  },
+  {
+    key: "products_update",
+    title: "products updated (model code, categories, a description)",
+    path: "/api/v1/products/bulk",
+    body: (records) => ({ products: records, options: { match_by: "id" } }),
+    records: productUpdates,
+    changed: tenth(productUpdates, (p) => ({ ...p, model_code: `${p.model_code}-2` })),
+  },
+  {
+    key: "variants_update",
+    title: "variants updated (stock, a market's price)",
+    path: "/api/v1/variants/bulk",
+    body: (records) => ({ variants: records, options: { match_by: "id" } }),
+    records: variantUpdates,
+    changed: tenth(variantUpdates, (v) => ({ ...v, warehouse_stock: v.warehouse_stock + 1 })),
+  },
+  {
+    key: "price_list_prices",
+    title: "price-list prices (upsert)",
+    path: `/api/v1/price-lists/${priceList}/variant-prices/bulk`,
+    body: (records) => ({ prices: records, options: { match_by: "variant_id", mode: "upsert" } }),
+    records: prices,
+    changed: tenth(prices, (p) => ({ ...p, minimum_quantity: 3 })),
+  },
+];
+
+const out: WritesFeed[] = [];
+for (const feed of feeds) {
+  const runs: WritesRun[] = [];
+  runs.push({ pass: "first", ...(await runJob(feed.path, feed.body(feed.records))) });
+  runs.push({ pass: "unchanged", ...(await runJob(feed.path, feed.body(feed.records))) });
+  runs.push({ pass: "changed_10pct", ...(await runJob(feed.path, feed.body(feed.changed))) });
+  out.push({ key: feed.key, title: feed.title, runs });
+}
+db.close();
+process.stdout.write(JSON.stringify(out));
