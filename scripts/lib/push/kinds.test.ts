@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { KINDS } from "./kinds.ts";
+import { PULL_KINDS } from "./pull-args.ts";
 
 interface Schema {
   $ref?: string;
@@ -26,16 +27,20 @@ const document = JSON.parse(readFileSync(new URL("../../../openapi.json", import
   paths: Record<string, Record<string, Operation>>;
 };
 
-/** Every route of the document that accepts a bulk job (a POST answering 202 `JobAccepted`), by path. */
-const bulkRoutes = new Map(
-  Object.entries(document.paths).flatMap(([path, methods]) => {
-    const post = methods.post;
-    const accepted = post?.responses["202"]?.content?.["application/json"]?.schema.$ref;
-    return post && accepted === "#/components/schemas/JobAccepted" ? [[path, post] as const] : [];
-  }),
-);
-
 const bodyOf = (operation: Operation) => operation.requestBody?.content["application/json"].schema;
+
+/** Every POST of the document that starts a job (answering 202 `JobAccepted`), by path. */
+const jobRoutes = Object.entries(document.paths).flatMap(([path, methods]) => {
+  const post = methods.post;
+  const accepted = post?.responses["202"]?.content?.["application/json"]?.schema.$ref;
+  return post && accepted === "#/components/schemas/JobAccepted" ? [[path, post] as const] : [];
+});
+
+/** Those that take records (an array in the body): the bulk operations; the others are exports. */
+const takesRecords = (operation: Operation) =>
+  Object.values(bodyOf(operation)?.properties ?? {}).some((p) => p.type === "array");
+const bulkRoutes = new Map(jobRoutes.filter(([, post]) => takesRecords(post)));
+const exportRoutes = jobRoutes.filter(([, post]) => !takesRecords(post)).map(([path]) => path);
 const recordSchemaOf = (operation: Operation, itemsKey: string) =>
   bodyOf(operation)?.properties?.[itemsKey]?.items?.$ref?.replace("#/components/schemas/", "");
 
@@ -63,4 +68,8 @@ test("every bulk operation of openapi.json can be pushed: its record schema is a
     const schema = recordSchemaOf(operation, key);
     assert.ok(schema && pushable.has(schema), `${operation.operationId} (${path}) has no --kind`);
   }
+});
+
+test("every export route of openapi.json can be pulled, and every pull --kind is one", () => {
+  assert.deepEqual(exportRoutes.sort(), PULL_KINDS.map((kind) => `/api/v1/${kind}/export`).sort());
 });

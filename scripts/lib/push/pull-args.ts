@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_BASE_URL, UsageError } from "./args.ts";
 
-const PULL_KINDS = ["products", "variants"] as const;
+export const PULL_KINDS = ["products", "variants"] as const;
 const FORMATS = ["jsonl", "csv"] as const;
 
 export interface PullArgs {

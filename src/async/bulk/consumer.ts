@@ -4,8 +4,9 @@ import { EXPORT_JOB_TYPES, jobChunkRanges, jobChunks, jobs } from "../../db/sche
 import type { Bindings, Db } from "../../env.ts";
 import { log } from "../../lib/log.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { abandonExport, runExportMessage } from "../exports/consumer.ts";
+import { runExportMessage } from "../exports/consumer.ts";
 import type { ExportOperations } from "../exports/operation.ts";
+import { abandonExport } from "../exports/state.ts";
 import {
   applyChunk,
   type ChunkResult,

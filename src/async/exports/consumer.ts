@@ -9,15 +9,10 @@ import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../bul
 import type { ExportJobType, JobMessage, JobRow } from "../bulk/types.ts";
 import { csvCells, csvLine } from "./csv.ts";
 import { carryKey, RESULT_TYPES, resultKey } from "./keys.ts";
-import type {
-  ExportBounds,
-  ExportFormat,
-  ExportOperation,
-  ExportOperations,
-  ExportRow,
-} from "./operation.ts";
+import type { ExportBounds, ExportOperation, ExportOperations, ExportRow } from "./operation.ts";
 import { exportConditions, rowsAfter } from "./pages.ts";
 import { PartBuffer } from "./part-buffer.ts";
+import { discard, type ExportState, type StateRow, stateOf } from "./state.ts";
 
 /**
  * Every part of the file but the last has exactly this size: R2 completes a multipart upload only
@@ -28,31 +23,6 @@ export const PART_BYTES = 5 * 1024 * 1024;
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
 const MAX_PAGE = 200;
-
-interface ExportState {
-  format: ExportFormat;
-  bounds: ExportBounds | null;
-  cursor: number;
-  uploadId: string | null;
-  /** The part number this delivery uploads with (handed out by the message's first statement). */
-  partNumber: number;
-  parts: R2UploadedPart[];
-  carryKey: string | null;
-  bytes: number;
-  completed: boolean;
-}
-
-interface StateRow {
-  format: ExportFormat;
-  bounds: string | null;
-  cursor: number;
-  upload_id: string | null;
-  part_seq: number;
-  parts: string;
-  carry_key: string | null;
-  bytes: number;
-  completed_at: string | null;
-}
 
 /**
  * One message of an export job: message `k` resumes after the last row the file holds, writes
@@ -113,21 +83,6 @@ export async function runExportMessage(
       log("warn", "job.export_carry_left", { job_id: job.id, key: state.carryKey, error: String(err) }),
     );
   }
-}
-
-function stateOf(row: StateRow | undefined): ExportState | null {
-  if (!row) return null;
-  return {
-    format: row.format,
-    bounds: row.bounds ? (JSON.parse(row.bounds) as ExportBounds) : null,
-    cursor: row.cursor,
-    uploadId: row.upload_id,
-    partNumber: row.part_seq,
-    parts: JSON.parse(row.parts) as R2UploadedPart[],
-    carryKey: row.carry_key,
-    bytes: row.bytes,
-    completed: row.completed_at !== null,
-  };
 }
 
 interface Written {
@@ -304,20 +259,4 @@ async function commit(env: Bindings, job: JobRow, k: number, w: Written): Promis
     await Promise.allSettled(cleanup);
     return closed ? "closed" : "theirs";
   }
-}
-
-/** After an export was given up (a dead letter): its unfinished upload and carried bytes go. */
-export async function abandonExport(env: Bindings, jobId: string) {
-  const [row] = await rawBatch(env.DB, [sql`SELECT * FROM job_exports WHERE job_id = ${jobId}`]);
-  const state = stateOf(row?.results[0] as StateRow | undefined);
-  if (state && !state.completed) await discard(env, jobId, state);
-}
-
-/** An export that will not finish: its unfinished upload and carried bytes go. */
-async function discard(env: Bindings, jobId: string, state: ExportState) {
-  const tasks: Promise<unknown>[] = [];
-  if (state.uploadId)
-    tasks.push(env.PAYLOADS.resumeMultipartUpload(resultKey(jobId), state.uploadId).abort());
-  if (state.carryKey) tasks.push(env.PAYLOADS.delete(state.carryKey));
-  await Promise.allSettled(tasks);
 }
