@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import type { SqlColumn, SqlRow } from "../../async/bulk/bulk-sql.ts";
 import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
@@ -9,6 +8,7 @@ import { plus } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
 import { amountString, nonEmpty, positiveInt } from "../../conventions/write/field-rules.ts";
 import { priceListVariantPrices } from "../../db/schema/index.ts";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import { SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";

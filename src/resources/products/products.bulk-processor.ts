@@ -1,20 +1,20 @@
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { updateJson } from "../../async/bulk/bulk-sql.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
-import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
+import { products, productTranslations, variants } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { VARIANT_UPSERT_TABLES } from "../variants/variants.bulk-fields.ts";
 import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
 import { layRememberedRows } from "./products.bulk-dry-run.ts";
 import { type ExistingProduct, lookupProducts } from "./products.bulk-lookups.ts";
 import { type ProductRecord, ProductUpsertRecord } from "./products.bulk-record.ts";
 import { checkReferences, planCreate, planUpdate } from "./products.bulk-writes.ts";
 
-const UPSERT_TABLES = new Set<SQLiteTable>([productTranslations, variantTranslations, variantPrices]);
+const UPSERT_TABLES = new Set([productTranslations, ...VARIANT_UPSERT_TABLES]);
 
 /**
  * Products bulk upsert: `match_by: id` updates only; `match_by: internal_id` creates when nothing
@@ -105,9 +105,9 @@ export const productsUpsert: Processor = {
     }
     const statements = ops.statements(UPSERT_TABLES, now);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
-    statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
+    statements.push(...updateJson(variants, ["product_id"], ["supplier_id"], supplierChanges));
     // A product is stamped when it, its rows or one of its variants changed (or it is new).
-    return { outcomes, statements, ops, unchanged: unchangedById("products", written, now) };
+    return { outcomes, statements, ops, unchanged: unchangedById(products, written, now) };
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),

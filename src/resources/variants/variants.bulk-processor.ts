@@ -1,14 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
 import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
 import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
 import { unchangedById } from "../../async/bulk/unchanged.ts";
 import { validateMatchable } from "../../async/bulk/validate.ts";
-import { variantPrices, variantTranslations } from "../../db/schema/index.ts";
+import { variants } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { planVariantWrite, variantWriteShape } from "./variants.bulk-fields.ts";
+import { planVariantWrite, VARIANT_UPSERT_TABLES, variantWriteShape } from "./variants.bulk-fields.ts";
 import { matchVariants, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
 
 export const VariantUpdateRecord = z
@@ -30,7 +29,7 @@ const IDENTIFIER_FIELDS: Record<VariantMatchBy, string[]> = {
   sku_supplier: ["sku", "supplier_internal_id"],
 };
 
-const UPSERT_TABLES = new Set<SQLiteTable>([variantTranslations, variantPrices]);
+const UPSERT_TABLES = new Set(VARIANT_UPSERT_TABLES);
 
 const matchByOf = (job: JobRow) => (job.params.options as { match_by: VariantMatchBy }).match_by;
 
@@ -114,7 +113,7 @@ export const variantsUpdate: Processor = {
       outcomes,
       statements: ops.statements(UPSERT_TABLES, now),
       ops,
-      unchanged: unchangedById("variants", written, now),
+      unchanged: unchangedById(variants, written, now),
     };
   },
 
