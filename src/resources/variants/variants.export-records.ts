@@ -59,7 +59,7 @@ export function groupBy(rows: ExportRow[], key: string): Map<unknown, ExportRow[
   return groups;
 }
 
-export const variantBound = sql`SELECT coalesce(max(id), 0) AS variant FROM variants`;
+const variantBound = sql`SELECT coalesce(max(id), 0) AS variant FROM variants`;
 
 /**
  * What the catalog's exports share: `POST /api/v1/<name>/export` starts a `<name>_export` job; the
