@@ -42,4 +42,4 @@ export const STAMPED_OWNERS: ReadonlyMap<SQLiteTable, OwnerLink> = new Map(
 );
 
 /** A stamped variant stamps its product: the variant table, its owner and the column naming it. */
-export const ROLLUP = { table: variants as SQLiteTable, ...ownerOf(variants.productId) };
+export const ROLLUP = { table: variants, ...ownerOf(variants.productId) };
