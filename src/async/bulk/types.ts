@@ -97,6 +97,8 @@ export interface Plan {
    * their batch (the rows they changed are stamped, row-ops.ts), added to the job's `writes`.
    */
   unchanged?: SQL;
+  /** The instant the plan's writes stamp changed rows with (its change feed entries follow them). */
+  stamp?: string;
 }
 
 /**

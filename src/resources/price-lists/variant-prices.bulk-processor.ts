@@ -190,6 +190,7 @@ export const priceListPrices: Processor = {
       statements: ops.statements(new Set(), now),
       ops,
       unchanged: plus(unchanged, nothingToDelete),
+      stamp: now,
     };
   },
 

@@ -107,7 +107,7 @@ export const productsUpsert: Processor = {
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
     statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
     // A product is stamped when it, its rows or one of its variants changed (or it is new).
-    return { outcomes, statements, ops, unchanged: unchangedById("products", written, now) };
+    return { outcomes, statements, ops, unchanged: unchangedById("products", written, now), stamp: now };
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),

@@ -139,6 +139,7 @@ export const identifiersLink: Processor = {
       statements: ops.statements(new Set(), now),
       ops,
       unchanged: unchangedLinks(written, now),
+      stamp: now,
     };
   },
 

@@ -115,6 +115,7 @@ export const variantsUpdate: Processor = {
       statements: ops.statements(UPSERT_TABLES, now),
       ops,
       unchanged: unchangedById("variants", written, now),
+      stamp: now,
     };
   },
 

@@ -1,0 +1,83 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { FEED_RESOURCES } from "./schema/enums.ts";
+import {
+  brands,
+  categories,
+  changeFeed,
+  priceLists,
+  products,
+  reviews,
+  suppliers,
+  variants,
+} from "./schema/index.ts";
+
+/*
+ * The change feed's entries (`GET /api/v1/changes`, src/changes/): every writer of the catalog puts
+ * the entries of what it changed in the D1 batch that commits the change, beside its edge cache
+ * bump, so both commit or neither does. One entry per changed entity per commit; `seq` (the rowid)
+ * is assigned at insert, and D1 runs one write transaction at a time, so seq order is commit order.
+ */
+
+export type FeedResource = (typeof FEED_RESOURCES)[number];
+
+/** Each resource's table and the column its entries copy as `internal_id` (reviews have none). */
+const SOURCES: Record<
+  FeedResource,
+  { table: SQLiteTable & { id: SQLiteColumn }; internalId?: SQLiteColumn }
+> = {
+  brands: { table: brands, internalId: brands.internalId },
+  categories: { table: categories, internalId: categories.internalId },
+  suppliers: { table: suppliers, internalId: suppliers.internalId },
+  products: { table: products, internalId: products.internalId },
+  variants: { table: variants, internalId: variants.internalId },
+  price_lists: { table: priceLists, internalId: priceLists.internalId },
+  reviews: { table: reviews },
+};
+
+const NOW = sql`strftime('%Y-%m-%dT%H:%M:%SZ','now')`;
+
+/**
+ * The entries of the rows of `resource` whose ids `ids` yields (a number, or a SELECT of ids) and
+ * that pass `where` (over the resource's table): a SELECT of change_feed's columns in table order
+ * (`seq` null: the next rowid). Rows that do not exist, or fail `where`, add nothing.
+ * `changedAt` defaults to the statement's time.
+ */
+function feedSelect(
+  resource: FeedResource,
+  ids: number | SQL,
+  { change = "upserted", where, changedAt = NOW }: FeedOptions,
+): SQL {
+  const { table, internalId } = SOURCES[resource];
+  const idMatch = typeof ids === "number" ? sql`${table.id} = ${ids}` : sql`${table.id} IN (${ids})`;
+  return sql`SELECT NULL, ${resource}, ${table.id}, ${internalId ?? sql`NULL`}, ${change}, ${changedAt} FROM ${table}
+    WHERE ${idMatch}${where ? sql` AND ${where}` : sql``}`;
+}
+
+interface FeedOptions {
+  change?: "upserted" | "deleted";
+  where?: SQL;
+  changedAt?: SQL | string;
+}
+
+/** The entries of a bulk plan's rows, as a statement of its raw batch (src/async/bulk/feed-entries.ts). */
+export const feedEntries = (resource: FeedResource, ids: number | SQL, options: FeedOptions = {}): SQL =>
+  sql`INSERT INTO ${changeFeed} ${feedSelect(resource, ids, options)}`;
+
+/**
+ * A route's entry for the entity it wrote, as an item of its drizzle batch: with `ifChanged`, only
+ * when the statement just before it in the batch changed a row (`changes()`), so a write refused
+ * for an unknown id adds nothing.
+ */
+export const routeFeedEntry = (
+  // biome-ignore lint/suspicious/noExplicitAny: any drizzle SQLite database
+  db: BaseSQLiteDatabase<"async", any, any>,
+  resource: FeedResource,
+  id: number | SQL,
+  { ifChanged = false } = {},
+) =>
+  db.insert(changeFeed).select(
+    feedSelect(resource, typeof id === "number" ? id : sql`SELECT ${id}`, {
+      ...(ifChanged ? { where: sql`changes() > 0` } : {}),
+    }),
+  );
