@@ -1,6 +1,6 @@
-import { and, asc, gt, inArray, lte, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import type { FeedResource } from "../db/change-feed.ts";
+import { FEED_KEY, type FeedResource } from "../db/change-feed.ts";
 import { batch } from "../db/client.ts";
 import { changeFeed } from "../db/schema/index.ts";
 import type { AppEnv } from "../env.ts";
@@ -54,10 +54,13 @@ export async function feedPage(c: Context<AppEnv>, query: FeedQuery) {
   const perPage = query.per_page ?? 100;
   const db = c.get("db");
   const wanted = query.resources;
-  const window = wanted ? [lte(changeFeed.seq, after + FEED_SCAN), inArray(changeFeed.resource, wanted)] : [];
+  // Filtered, a page examines at most FEED_SCAN entries (the key's range), so it may be short.
+  const window = wanted
+    ? sql` AND seq <= ${after + FEED_SCAN} AND ${inArray(changeFeed.resource, wanted)}`
+    : sql``;
   const [bounds, rows] = await batch(c, [
-    // Two subqueries: SQLite reads min() or max() of the rowid from one end of the b-tree only
-    // when it is alone in its query; together they would scan the feed.
+    // Two subqueries: SQLite reads min() or max() of the key from one end only when it is alone
+    // in its query; together they would scan the feed.
     db
       .select({
         oldest: sql<number | null>`(SELECT min(seq) FROM change_feed)`,
@@ -65,10 +68,17 @@ export async function feedPage(c: Context<AppEnv>, query: FeedQuery) {
       })
       .from(sql`(SELECT 1)`),
     db
-      .select()
-      .from(changeFeed)
-      .where(and(gt(changeFeed.seq, after), ...window))
-      .orderBy(asc(changeFeed.seq))
+      .select({
+        seq: sql<number>`seq`,
+        resource: sql<FeedResource>`resource`,
+        entityId: sql<number>`entity_id`,
+        internalId: sql<string | null>`internal_id`,
+        change: sql<"upserted" | "deleted">`change`,
+        changedAt: sql<string>`changed_at`,
+      })
+      .from(sql`${changeFeed} ${FEED_KEY}`)
+      .where(sql`seq > ${after}${window}`)
+      .orderBy(sql`seq`)
       .limit(perPage),
   ]);
   const { oldest, newest } = bounds[0] ?? { oldest: null, newest: null };

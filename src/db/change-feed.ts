@@ -15,8 +15,9 @@ import {
 /*
  * The change feed's entries (`GET /api/v1/changes`, src/changes/): every writer of the catalog puts
  * the entries of what it changed in the D1 batch that commits the change, beside its edge cache
- * bump, so both commit or neither does. One entry per changed entity per commit; `seq` (the rowid)
- * is assigned at insert, and D1 runs one write transaction at a time, so seq order is commit order.
+ * bump, so both commit or neither does. One entry per changed entity per commit; `seq` is the
+ * feed's newest plus the row's number, and D1 runs one write transaction at a time, so seq order is
+ * commit order.
  */
 
 export type FeedResource = (typeof FEED_RESOURCES)[number];
@@ -38,21 +39,32 @@ const SOURCES: Record<
 const NOW = sql`strftime('%Y-%m-%dT%H:%M:%SZ','now')`;
 
 /**
- * The entries of the rows of `resource` whose ids `ids` yields (a number, or a SELECT of ids) and
- * that pass `where` (over the resource's table): a SELECT of change_feed's columns in table order
- * (`seq` null: the next rowid). Rows that do not exist, or fail `where`, add nothing.
- * `changedAt` defaults to the statement's time.
+ * The entries of the rows of `resource` named by `ids` that pass `where` (over the resource's
+ * table): a SELECT of change_feed's columns in table order (`seq`: the feed's newest plus the row's number). `ids` is
+ * one id (a number, or a scalar SQL expression), or `{ each }`: a SELECT of ids in a column named
+ * `value`, read first (CROSS JOIN) so the table is searched by id whatever the planner's statistics.
+ * Rows that do not exist, or fail `where`, add nothing. `changedAt` defaults to the statement's time.
  */
 function feedSelect(
   resource: FeedResource,
-  ids: number | SQL,
+  ids: FeedIds,
   { change = "upserted", where, changedAt = NOW }: FeedOptions,
 ): SQL {
   const { table, internalId } = SOURCES[resource];
-  const idMatch = typeof ids === "number" ? sql`${table.id} = ${ids}` : sql`${table.id} IN (${ids})`;
-  return sql`SELECT NULL, ${resource}, ${table.id}, ${internalId ?? sql`NULL`}, ${change}, ${changedAt} FROM ${table}
-    WHERE ${idMatch}${where ? sql` AND ${where}` : sql``}`;
+  const from =
+    typeof ids === "object" && "each" in ids
+      ? sql`(${ids.each}) AS k CROSS JOIN ${table} ON ${table.id} = k.value`
+      : sql`${table}`;
+  const conditions = [
+    ...(typeof ids === "object" && "each" in ids ? [] : [sql`${table.id} = (${ids})`]),
+    ...(where ? [where] : []),
+  ];
+  return sql`SELECT coalesce((SELECT max(seq) FROM change_feed), 0) + row_number() OVER (), ${resource}, ${table.id}, ${internalId ?? sql`NULL`}, ${change}, ${changedAt} FROM ${from}
+    WHERE ${conditions.length > 0 ? sql.join(conditions, sql` AND `) : sql`true`}`;
 }
+
+/** One id (a number or a scalar expression), or a SELECT of ids in a column named `value`. */
+type FeedIds = number | SQL | { each: SQL };
 
 interface FeedOptions {
   change?: "upserted" | "deleted";
@@ -61,7 +73,7 @@ interface FeedOptions {
 }
 
 /** The entries of a bulk plan's rows, as a statement of its raw batch (src/async/bulk/feed-entries.ts). */
-export const feedEntries = (resource: FeedResource, ids: number | SQL, options: FeedOptions = {}): SQL =>
+export const feedEntries = (resource: FeedResource, ids: FeedIds, options: FeedOptions = {}): SQL =>
   sql`INSERT INTO ${changeFeed} ${feedSelect(resource, ids, options)}`;
 
 /**
@@ -81,3 +93,6 @@ export const routeFeedEntry = (
       ...(ifChanged ? { where: sql`changes() > 0` } : {}),
     }),
   );
+
+/** Names the feed's key, so its ranges are searched whatever the planner's statistics say. */
+export const FEED_KEY = sql.raw("INDEXED BY sqlite_autoindex_change_feed_1");

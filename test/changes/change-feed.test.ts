@@ -266,7 +266,8 @@ describe("change feed: cursors, parameters and retention", () => {
     const from = await head();
     await env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
-       INSERT INTO change_feed (resource, entity_id, change, changed_at) SELECT 'brands', i, 'upserted', ? FROM n`,
+       INSERT INTO change_feed (seq, resource, entity_id, change, changed_at)
+       SELECT (SELECT coalesce(max(seq), 0) FROM change_feed) + i, 'brands', i, 'upserted', ? FROM n`,
     )
       .bind(new Date().toISOString().replace(/\.\d+Z$/, "Z"))
       .run();

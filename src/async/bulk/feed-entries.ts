@@ -64,30 +64,42 @@ export function bulkFeedEntries(ops: RowOps, now: string): SQL[] {
   const out: SQL[] = [];
   if (ids.variants.size > 0) {
     out.push(
-      feedEntries("variants", list(ids.variants), {
-        where: sql`${variants.updatedAt} = ${now}`,
-        changedAt: now,
-      }),
+      feedEntries(
+        "variants",
+        { each: list(ids.variants) },
+        {
+          where: sql`${variants.updatedAt} = ${now}`,
+          changedAt: now,
+        },
+      ),
     );
   }
   if (ids.products.size + ids.variants.size > 0) {
-    const ofVariants = sql`SELECT v.product_id FROM json_each(${json(ids.variants)}) AS k CROSS JOIN variants AS v ON v.id = k.value`;
+    const ofVariants = sql`SELECT v.product_id AS value FROM json_each(${json(ids.variants)}) AS j CROSS JOIN variants AS v ON v.id = j.value`;
     out.push(
-      feedEntries("products", sql`${list(ids.products)} UNION ${ofVariants}`, {
-        where: sql`${products.updatedAt} = ${now}`,
-        changedAt: now,
-      }),
+      feedEntries(
+        "products",
+        { each: sql`${list(ids.products)} UNION ${ofVariants}` },
+        {
+          where: sql`${products.updatedAt} = ${now}`,
+          changedAt: now,
+        },
+      ),
     );
   }
   if (ids.price_lists.size > 0) {
-    const stamped = sql`EXISTS (SELECT 1 FROM json_each(${json(pricedVariants)}) AS k CROSS JOIN price_list_variant_prices AS x
-      ON x.price_list_id = price_lists.id AND x.variant_id = k.value WHERE x.updated_at = ${now})`;
+    const stamped = sql`EXISTS (SELECT 1 FROM json_each(${json(pricedVariants)}) AS pv CROSS JOIN price_list_variant_prices AS x
+      ON x.price_list_id = price_lists.id AND x.variant_id = pv.value WHERE x.updated_at = ${now})`;
     const deleted = sql`price_lists.id IN (${list(deletedPricesOf)})`;
     out.push(
-      feedEntries("price_lists", list(ids.price_lists), {
-        where: sql`(${deleted} OR ${stamped})`,
-        changedAt: now,
-      }),
+      feedEntries(
+        "price_lists",
+        { each: list(ids.price_lists) },
+        {
+          where: sql`(${deleted} OR ${stamped})`,
+          changedAt: now,
+        },
+      ),
     );
   }
   return out;

@@ -3,9 +3,10 @@ import { CHANGE_KINDS, FEED_RESOURCES } from "./enums.ts";
 
 /**
  * The change feed (`GET /api/v1/changes`): one row per changed catalog entity per commit, written in
- * the batch that commits the change (src/db/change-feed.ts). `seq` is the rowid: D1 runs one write
- * transaction at a time, so max + 1 follows commit order, and the feed is read by rowid ranges.
- * No secondary index: an entry costs exactly one written row. Retention (src/changes/retention.ts)
+ * the batch that commits the change (src/db/change-feed.ts). A WITHOUT ROWID table keyed by `seq`
+ * (migration 0012): writers assign max(seq) + 1, 2, …, and D1 runs one write transaction at a time,
+ * so seq order is commit order and seqs have no gaps; the feed is read by ranges of its key. No
+ * secondary index: an entry costs exactly one written row. Retention (src/changes/feed-retention.ts)
  * deletes only a prefix and never the newest entry, so `seq` never goes back.
  */
 export const changeFeed = sqliteTable("change_feed", {
