@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { registerChanges } from "./changes/changes.routes.ts";
 import { dbSession } from "./db/client.ts";
 import { registerDocs } from "./docs/docs.routes.ts";
 import { forClients } from "./edge/fill.ts";
@@ -34,6 +35,7 @@ function createApp() {
   app.use("*", dbSession);
   app.use("*", etag);
   registerResources(app);
+  registerChanges(app);
   registerImages(app);
   registerHealth(app);
   registerDocs(app);

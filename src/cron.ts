@@ -1,6 +1,7 @@
 import { sweepStalledJobs } from "./async/bulk/liveness.ts";
 import { runJobRetention } from "./async/bulk/retention.ts";
 import { purgeOldWebhookDeliveries } from "./async/deliveries/retention.ts";
+import { purgeOldFeedEntries } from "./changes/feed-retention.ts";
 import { refreshPlannerStatistics } from "./db/planner-statistics.ts";
 import type { Bindings } from "./env.ts";
 import { purgeExpiredIdempotencyKeys } from "./http/idempotency.ts";
@@ -17,6 +18,7 @@ export const CRON_TASKS = {
   "job-retention": (env, now) => runJobRetention(env, now, onJobFinalized),
   "idempotency-key-purge": purgeIdempotencyKeys,
   "webhook-delivery-retention": (env, now) => purgeOldWebhookDeliveries(env.DB, now),
+  "change-feed-retention": (env, now) => purgeOldFeedEntries(env.DB, now),
   "planner-statistics": (env) => refreshPlannerStatistics(env),
 } satisfies Record<string, CronTask>;
 
@@ -25,7 +27,13 @@ type CronTaskName = keyof typeof CRON_TASKS;
 /** The cron triggers of wrangler.toml and the tasks each runs, in order. */
 const SCHEDULE: Record<string, CronTaskName[]> = {
   "* * * * *": ["stale-job-sweep"],
-  "0 * * * *": ["job-retention", "idempotency-key-purge", "webhook-delivery-retention", "planner-statistics"],
+  "0 * * * *": [
+    "job-retention",
+    "idempotency-key-purge",
+    "webhook-delivery-retention",
+    "change-feed-retention",
+    "planner-statistics",
+  ],
 };
 
 /** Expired idempotency keys deleted per statement: statements repeat until one deletes fewer. */

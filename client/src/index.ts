@@ -1,4 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
+import { type ChangesOptions, changes } from "./changes.ts";
 import { type ExportedFile, type ExportJobOptions, exportJob } from "./exports.ts";
 import { jobLogs, type SubmitBulkArgs, submitBulk, type WaitForJobOptions, waitForJob } from "./jobs.ts";
 import type { LoosePaths } from "./loose.ts";
@@ -9,6 +10,8 @@ import type { paths } from "./schema.d.ts";
 import type {
   BulkBody,
   BulkPath,
+  ChangeEntry,
+  ChangeResource,
   ExportBody,
   ExportKind,
   Job,
@@ -24,6 +27,9 @@ export type { components, operations, paths } from "./schema.d.ts";
 export type {
   BulkBody,
   BulkPath,
+  ChangeEntry,
+  ChangeResource,
+  ChangesOptions,
   ExportBody,
   ExportedFile,
   ExportJobOptions,
@@ -70,6 +76,8 @@ export interface StorefrontClient {
   ): AsyncGenerator<JobLogEntry, void, undefined>;
   /** Starts an export of `kind`, waits for its job and opens its file as a stream. */
   exportJob(kind: ExportKind, options?: ExportJobOptions): Promise<ExportedFile>;
+  /** The change feed after a cursor, entry by entry, until nothing newer is committed. */
+  changes(options?: ChangesOptions): AsyncGenerator<ChangeEntry, void, undefined>;
 }
 
 /**
@@ -94,5 +102,6 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
     submitBulk: (path, body, ...rest) => submitBulk(loose, path, body, ...rest),
     jobLogs: (jobId, logOptions) => jobLogs(loose, jobId, logOptions),
     exportJob: (kind, exportOptions) => exportJob(api, loose, kind, exportOptions),
+    changes: (changeOptions) => changes(api, changeOptions),
   };
 }

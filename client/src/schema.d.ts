@@ -740,6 +740,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List catalog changes (change feed)
+         * @description The catalog's changes in commit order, for keeping a search index, a marketplace or a cache in sync: one entry per entity changed by each commit (a route write, a bulk job's chunk), written in the same transaction as the change. A variant's change also lists its product; a price list's fixed prices list the price list. A bulk record that changed nothing adds no entry.
+         *
+         *     Follow `next_cursor`: a client that reads every entity listed after cursor X has seen every change committed after X. An entry says which entity changed, not how: read the entity (`GET /api/v1/<resource>/{id}`, or a list filtered by ids) for what it is now. The same entity appears again for each later commit that changes it.
+         *
+         *     Entries are kept at least 7 days; an older cursor is 410 `cursor_expired` (sync everything again, then read from the start).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/images/{file}": {
         parameters: {
             query?: never;
@@ -971,6 +995,7 @@ export interface components {
              *     - `page_not_found`: `page` is beyond the last page.
              *     - `method_not_allowed`: Known path, other method.
              *     - `conflict`: A uniqueness rule would break, or the same Idempotency-Key is still in flight.
+             *     - `cursor_expired`: A change feed cursor older than the feed's retention (at least 7 days).
              *     - `payload_too_large`: The body exceeds 1 MiB (10 MiB for bulk operations).
              *     - `unsupported_media_type`: A write body whose Content-Type is not JSON.
              *     - `idempotency_key_reused`: The Idempotency-Key was used before with a different body.
@@ -979,7 +1004,7 @@ export interface components {
              *     - `service_unavailable`: A store the service depends on (D1 or R2) did not answer (the health check).
              * @enum {string}
              */
-            code: "invalid_parameter" | "unknown_parameter" | "invalid_body" | "unsupported_locale" | "image_unavailable" | "unauthorized" | "forbidden" | "not_found" | "page_not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "service_unavailable";
+            code: "invalid_parameter" | "unknown_parameter" | "invalid_body" | "unsupported_locale" | "image_unavailable" | "unauthorized" | "forbidden" | "not_found" | "page_not_found" | "method_not_allowed" | "conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "service_unavailable";
             /**
              * Format: uuid
              * @description Also in the `X-Request-Id` header; quote it in reports.
@@ -2452,6 +2477,37 @@ export interface components {
             created_at?: string;
             next_retry_at?: string | null;
         };
+        ChangePage: {
+            data: components["schemas"]["ChangeEntry"][];
+            /**
+             * @description Where to continue: send it as `after` next time. Never null: store it and poll; a page shorter than `per_page` means nothing more was committed yet (or, with `resources`, that the page examined its 10,000 entries).
+             * @example ZmVlZDEuNDI
+             */
+            next_cursor: string;
+        };
+        ChangeEntry: {
+            /**
+             * @description This entry's position: `after=<cursor>` lists the entries committed after it.
+             * @example ZmVlZDEuNDI
+             */
+            cursor: string;
+            /** @enum {string} */
+            resource: "brands" | "categories" | "suppliers" | "products" | "variants" | "price_lists" | "reviews";
+            /** @example 42 */
+            id: number;
+            /**
+             * @description The entity's `internal_id` when it has one (reviews have none).
+             * @example PRD-000042
+             */
+            internal_id: string | null;
+            /**
+             * @description `upserted`: created or changed; `deleted`: removed (read it again to get what it is now).
+             * @enum {string}
+             */
+            change: "upserted" | "deleted";
+            /** @example 2026-11-27T06:00:00Z */
+            changed_at: string;
+        };
         /**
          * @example {
          *       "status": "ok",
@@ -2557,6 +2613,18 @@ export interface components {
                 "Cache-Status": components["headers"]["Cache-Status"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The change feed cursor is older than the feed's retention (at least 7 days): start again without `after` after a full sync. */
+        CursorExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Status": components["headers"]["Cache-Status"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -5590,6 +5658,65 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description A cursor from an earlier answer (`next_cursor`, or an entry's `cursor`): lists the changes committed after it. Absent: from the oldest change kept. */
+                after?: string;
+                /** @description Only entries of these resources (comma-separated). Comma-separated strings (repeat the parameter to add more), at most 7. */
+                resources?: ("brands" | "categories" | "suppliers" | "products" | "variants" | "price_lists" | "reviews")[];
+                /** @description Entries per page (default 100, max 1,000). */
+                per_page?: number;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier answer: 304 without a body while the answer is unchanged. */
+                "if-none-match"?: string;
+                /** @description A bookmark from an earlier answer's `x-d1-bookmark`: this request then reads data at least as fresh as that answer (read-your-writes). An unusable one falls back to the primary database. */
+                "x-d1-bookmark"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    Age: components["headers"]["Age"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag still matches. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Cache-Status": components["headers"]["Cache-Status"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["CursorExpired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -65,3 +65,7 @@ export type JobLogEntry = ListItem<"/api/v1/jobs/{id}/logs">;
 export type LogSeverity = NonNullable<
   NonNullable<paths["/api/v1/jobs/{id}/logs"]["get"]["parameters"]["query"]>["severity"]
 >[number];
+
+/** One change feed entry (`GET /api/v1/changes`). */
+export type ChangeEntry = components["schemas"]["ChangeEntry"];
+export type ChangeResource = ChangeEntry["resource"];

@@ -233,3 +233,50 @@ test("exportJob starts the export, follows its job and streams its file", async 
     ],
   );
 });
+
+test("changes follows next_cursor until the feed has nothing newer, reporting each cursor", async () => {
+  const entry = (id: number, cursor: string) => ({
+    cursor,
+    resource: "products",
+    id,
+    internal_id: `P-${id}`,
+    change: "upserted",
+    changed_at: "2026-11-27T06:00:00Z",
+  });
+  const { fetch, seen } = scriptedFetch([
+    json({ data: [entry(1, "c1"), entry(2, "c2")], next_cursor: "c2" }),
+    json({ data: [entry(3, "c3")], next_cursor: "c3" }),
+    json({ data: [], next_cursor: "c3" }),
+  ]);
+  const cursors: string[] = [];
+  const ids: number[] = [];
+  for await (const e of client(fetch).changes({
+    after: "c0",
+    resources: ["products"],
+    perPage: 2,
+    onCursor: (c) => cursors.push(c),
+  }))
+    ids.push(e.id);
+  assert.deepEqual(ids, [1, 2, 3]);
+  assert.deepEqual(cursors, ["c2", "c3", "c3"]);
+  assert.deepEqual(
+    seen.map((r) => `${r.url.pathname}?${r.url.searchParams}`),
+    [
+      "/api/v1/changes?after=c0&resources=products&per_page=2",
+      "/api/v1/changes?after=c2&resources=products&per_page=2",
+      "/api/v1/changes?after=c3&resources=products&per_page=2",
+    ],
+  );
+});
+
+test("changes throws StorefrontApiError 410 for an expired cursor", async () => {
+  const { fetch } = scriptedFetch([
+    json({ code: "cursor_expired", status: 410, title: "Cursor expired", detail: "old" }, 410),
+  ]);
+  const iterate = async () => {
+    for await (const _ of client(fetch).changes({ after: "c0" })) {
+      // nothing: the first page fails
+    }
+  };
+  await assert.rejects(iterate, (err: { status?: number }) => err.status === 410);
+});

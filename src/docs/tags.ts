@@ -17,6 +17,8 @@ export const TAGS: Record<string, string> = {
   Orders: "Read-only snapshots of purchase attempts, with line items and an optional `customer` include.",
   Reviews: "Customer feedback about a product (optionally one variant) or about the store.",
   Jobs: "Asynchronous bulk operations: status, counters and per-record logs. Kept 5 days when `done`, 30 days otherwise.",
+  Changes:
+    "The change feed: which catalog entities each commit changed, in commit order, for incremental synchronization. Entries kept at least 7 days.",
   Webhooks:
     "Subscriptions notified when a job reaches a final state (Standard Webhooks signatures), and their delivery attempts. Needs the `admin` scope.",
   Health: "Whether the service and its stores answer, and the deployed version; public, no API key needed.",

@@ -14,6 +14,7 @@ const PROBLEM_CODES = {
   page_not_found: "`page` is beyond the last page.",
   method_not_allowed: "Known path, other method.",
   conflict: "A uniqueness rule would break, or the same Idempotency-Key is still in flight.",
+  cursor_expired: "A change feed cursor older than the feed's retention (at least 7 days).",
   payload_too_large: "The body exceeds 1 MiB (10 MiB for bulk operations).",
   unsupported_media_type: "A write body whose Content-Type is not JSON.",
   idempotency_key_reused: "The Idempotency-Key was used before with a different body.",
@@ -104,6 +105,11 @@ const ERRORS = {
     description:
       "A uniqueness rule would break, or a request with the same Idempotency-Key is still in flight (then with `Retry-After`).",
     headers: ["Retry-After"],
+  },
+  410: {
+    name: "CursorExpired",
+    description:
+      "The change feed cursor is older than the feed's retention (at least 7 days): start again without `after` after a full sync.",
   },
   413: {
     name: "PayloadTooLarge",

@@ -21,6 +21,7 @@ const STATUS = {
   page_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  cursor_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bulkFeedEntries } from "../../src/async/bulk/feed-entries.ts";
 import type { JobRow } from "../../src/async/bulk/types.ts";
 import { BULK_OPERATIONS } from "../../src/resources/job-operations.ts";
 import { catalogStatements } from "../support/plan-catalog.ts";
@@ -71,7 +72,9 @@ async function captureStatements(): Promise<Captured[]> {
     ).toEqual([]);
     // The count of unchanged records is read in the same batch, after the writes.
     const unchanged = plan.unchanged ? [sql`SELECT ${plan.unchanged}`] : [];
-    for (const statement of [...plan.statements, ...unchanged]) {
+    // Then its change feed entries (src/async/bulk/feed-entries.ts).
+    const feed = plan.ops && plan.stamp ? bulkFeedEntries(plan.ops, plan.stamp) : [];
+    for (const statement of [...plan.statements, ...unchanged, ...feed]) {
       const { sql: text, params } = dialect.sqlToQuery(statement);
       captured.push({ source: c.name, sql: text, params });
     }
@@ -108,6 +111,7 @@ describe("bulk statements on a large catalog", () => {
     for (const table of ["products", "variants", "variant_prices", "price_list_variant_prices"]) {
       expect(written, table).toContain(`UPDATE ${table}`);
     }
+    expect(written).toContain("INSERT INTO change_feed");
   });
 
   it("are planned under statistics of none, of a catalog 50× smaller, and of the catalog as it is", async () => {

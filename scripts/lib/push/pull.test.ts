@@ -82,3 +82,30 @@ test("a JSONL pull writes <kind>.jsonl by default; bad arguments and filters exi
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /400/);
 });
+
+test("pull --changes prints the entries after a cursor and the cursor to continue from", async () => {
+  const start = await cli("pull", ["--changes"]);
+  assert.equal(start.code, 0, start.stderr);
+  const cursor = /next cursor: (\S+)/.exec(start.stderr)?.[1];
+  assert.ok(cursor, start.stderr);
+  const created = await fetch(`${dev.origin}/api/v1/brands`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Pulled brand", translations: {} }),
+  });
+  assert.equal(created.status, 201);
+  const { id } = (await created.json()) as { id: number };
+  const changes = await cli("pull", ["--changes", "--after", cursor, "--resources", "brands"]);
+  assert.equal(changes.code, 0, changes.stderr);
+  const entries = changes.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    entries.map((e) => `${e.resource}:${e.id}:${e.change}`),
+    [`brands:${id}:upserted`],
+  );
+  const misuse = await cli("pull", ["--changes", "--kind", "products"]);
+  assert.equal(misuse.code, 2);
+  assert.match(misuse.stderr, /--changes does not take --kind/);
+});

@@ -2,9 +2,9 @@ import { createWriteStream, renameSync, rmSync } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { createStorefrontClient } from "../../../client/src/index.ts";
+import { type ChangeResource, createStorefrontClient } from "../../../client/src/index.ts";
 import { formatTable, PushProgress } from "./progress.ts";
-import type { PullArgs } from "./pull-args.ts";
+import type { ChangesPullArgs, ExportPullArgs, PullArgs } from "./pull-args.ts";
 
 /**
  * Pulls an export: starts the job, shows its progress (lines written of the records counted),
@@ -12,7 +12,34 @@ import type { PullArgs } from "./pull-args.ts";
  * half file under the name) and prints a summary. Resolves to the exit code: 0 when the job is
  * `done`, 1 when it ended otherwise (its file, if any, is still written).
  */
-export async function pull(args: PullArgs): Promise<0 | 1> {
+export function pull(args: PullArgs): Promise<0 | 1> {
+  return args.mode === "changes" ? pullChanges(args) : pullExport(args);
+}
+
+/**
+ * Prints the change feed after `args.after`: one entry per line (JSON) on stdout, then the cursor
+ * to continue from on stderr. A cursor older than the feed's retention throws (410 `cursor_expired`).
+ */
+async function pullChanges(args: ChangesPullArgs): Promise<0> {
+  const client = createStorefrontClient({ baseUrl: args.baseUrl, apiKey: args.apiKey });
+  let cursor = args.after ?? "";
+  let count = 0;
+  for await (const entry of client.changes({
+    ...(args.after !== undefined ? { after: args.after } : {}),
+    ...(args.resources ? { resources: args.resources.split(",") as ChangeResource[] } : {}),
+    perPage: 1000,
+    onCursor: (next) => {
+      cursor = next;
+    },
+  })) {
+    process.stdout.write(`${JSON.stringify(entry)}\n`);
+    count++;
+  }
+  process.stderr.write(`${count} change(s); next cursor: ${cursor}\n`);
+  return 0;
+}
+
+async function pullExport(args: ExportPullArgs): Promise<0 | 1> {
   const client = createStorefrontClient({ baseUrl: args.baseUrl, apiKey: args.apiKey });
   let progress: PushProgress | undefined;
   let jobId = "";

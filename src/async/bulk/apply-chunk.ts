@@ -9,6 +9,7 @@ import { utcDate } from "../../lib/time.ts";
 import { type ChunkRange, RECORD_MAX_BYTES } from "./chunking.ts";
 import { commitDryRun } from "./dry-run.ts";
 import { loadDryRun } from "./dry-run-memory.ts";
+import { bulkFeedEntries } from "./feed-entries.ts";
 import { addWrites, bookkeeping, isJobClosed, isLedgerConflict, WHOLE_CHUNK } from "./ledger.ts";
 import type { RowOps } from "./row-ops.ts";
 import type {
@@ -115,7 +116,13 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
 export async function commitWithBooks(
   { env, db, job, dryRun, invalidates, unrecorded }: ProcessorContext,
   books: SQL[],
-  { statements, ops, unchanged, outcomes }: Pick<Plan, "statements" | "ops" | "unchanged" | "outcomes">,
+  {
+    statements,
+    ops,
+    unchanged,
+    outcomes,
+    stamp,
+  }: Pick<Plan, "statements" | "ops" | "unchanged" | "outcomes" | "stamp">,
 ) {
   const succeeded = outcomes.filter((o) => o.ok).length;
   if (job.dryRun) {
@@ -128,7 +135,9 @@ export async function commitWithBooks(
   const carried =
     unrecorded && unrecorded.rows + unrecorded.unchanged > 0 ? [addWrites(job.id, unrecorded)] : [];
   const count = unchanged && statements.length > 0 ? [sql`SELECT (${unchanged}) AS n`] : [];
-  const results = await rawBatch(env.DB, [...books, ...carried, ...bump, ...statements, ...count]);
+  // After the effects: the entries name what they stamped (the feed's rows are not the job's writes).
+  const feed = ops && stamp && statements.length > 0 ? bulkFeedEntries(ops, stamp) : [];
+  const results = await rawBatch(env.DB, [...books, ...carried, ...bump, ...statements, ...count, ...feed]);
   if (bump.length > 0) forgetGenerations();
   if (!unrecorded) return;
   const first = books.length + carried.length + bump.length;

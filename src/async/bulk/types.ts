@@ -98,6 +98,8 @@ export interface Plan {
    * their batch (the rows they changed are stamped, row-ops.ts), added to the job's `writes`.
    */
   unchanged?: SQL;
+  /** The instant the plan's writes stamp changed rows with (its change feed entries follow them). */
+  stamp?: string;
 }
 
 /**
@@ -110,7 +112,7 @@ export const planOf = (
   now: string,
   unchanged: SQL,
   upsertTables: ReadonlySet<SQLiteTable> = new Set(),
-): Plan => ({ outcomes, statements: ops.statements(upsertTables, now), ops, unchanged });
+): Plan => ({ outcomes, statements: ops.statements(upsertTables, now), ops, unchanged, stamp: now });
 
 /**
  * One bulk operation: validates its records (reading what it needs in a few set-based queries)

@@ -19,3 +19,16 @@ export const DELIVERY_METHODS = ["shipment", "store_pick_up"] as const;
 export const REVIEW_TYPES = ["product", "store"] as const;
 /** What a price list's discount applies to. */
 export const DISCOUNT_KINDS = ["category", "brand"] as const;
+
+/** The resources the change feed lists (`GET /api/v1/changes`, `resources=`). */
+export const FEED_RESOURCES = [
+  "brands",
+  "categories",
+  "suppliers",
+  "products",
+  "variants",
+  "price_lists",
+  "reviews",
+] as const;
+/** What became of an entity in a change feed entry. */
+export const CHANGE_KINDS = ["upserted", "deleted"] as const;

@@ -1,5 +1,6 @@
 export * from "./cache-generations.ts";
 export * from "./catalog.ts";
+export * from "./change-feed.ts";
 export * from "./commerce.ts";
 export * from "./enums.ts";
 export * from "./jobs.ts";

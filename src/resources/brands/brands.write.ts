@@ -6,6 +6,7 @@ import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
 import { generationBump } from "../../db/cache-generations.ts";
+import { routeFeedEntry } from "../../db/change-feed.ts";
 import { countTrip } from "../../db/client.ts";
 import { brands } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -41,6 +42,7 @@ export async function createBrand(c: Context<AppEnv>, body: BrandCreate): Promis
         imageUrl: imageUrl ?? null,
       } as typeof brands.$inferInsert),
       ...translationStatements(db, brandResource, justInsertedId, body.translations),
+      routeFeedEntry(db, "brands", justInsertedId),
       generationBump(db, ["brands"]),
       db.select({ id: brands.id }).from(brands).where(eq(brands.id, justInsertedId)),
     ];
@@ -75,6 +77,7 @@ export async function updateBrand(c: Context<AppEnv>, id: number, body: BrandUpd
     db.batch([
       db.update(brands).set(changes).where(eq(brands.id, id)),
       ...translationStatements(db, brandResource, id, body.translations ?? {}),
+      routeFeedEntry(db, "brands", id),
       generationBump(db, ["brands"]),
     ]),
   );

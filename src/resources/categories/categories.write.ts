@@ -7,6 +7,7 @@ import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
 import { generationBump } from "../../db/cache-generations.ts";
+import { routeFeedEntry } from "../../db/change-feed.ts";
 import { batch } from "../../db/client.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -88,6 +89,7 @@ export async function createCategory(c: Context<AppEnv>, body: CategoryCreate): 
       ...translationStatements(db, categoryResource, justInsertedId, body.translations, (locale) =>
         body.translations[locale]?.slug !== undefined ? {} : { slug: slugs[locale] ?? byId },
       ),
+      routeFeedEntry(db, "categories", justInsertedId),
       generationBump(db, ["categories"]),
       db.select({ id: categories.id }).from(categories).where(eq(categories.id, justInsertedId)),
     ];
@@ -158,6 +160,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
           ? { slug: slugs[locale] ?? `category-${id}` }
           : {},
       ),
+      routeFeedEntry(db, "categories", id),
       generationBump(db, ["categories"]),
     ];
     try {

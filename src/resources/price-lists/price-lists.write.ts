@@ -5,6 +5,7 @@ import { idList } from "../../conventions/id-set.ts";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { generationBump } from "../../db/cache-generations.ts";
+import { routeFeedEntry } from "../../db/change-feed.ts";
 import { batch } from "../../db/client.ts";
 import { keyedColumns } from "../../db/keyed-columns.ts";
 import { brands, categories, priceListDiscounts, priceLists } from "../../db/schema/index.ts";
@@ -145,6 +146,7 @@ export async function createPriceList(c: Context<AppEnv>, body: PriceListCreate)
     } as typeof priceLists.$inferInsert),
     ...discountStatements(db, justInsertedId, "category", categoryEntries(body.category_discounts)),
     ...discountStatements(db, justInsertedId, "brand", brandEntries(body.brand_discounts)),
+    routeFeedEntry(db, "price_lists", justInsertedId),
     generationBump(db, ["price_lists"]),
     db.select({ id: priceLists.id }).from(priceLists).where(eq(priceLists.id, justInsertedId)),
   ];
@@ -182,6 +184,7 @@ export async function updatePriceList(c: Context<AppEnv>, id: number, body: Pric
           ...discountStatements(db, id, "brand", brandEntries(body.brand_discounts)),
         ]
       : []),
+    routeFeedEntry(db, "price_lists", id),
     generationBump(db, ["price_lists"]),
   ];
   await runWrite(c, UNIQUE, () => db.batch(statements as [BatchItem<"sqlite">]));

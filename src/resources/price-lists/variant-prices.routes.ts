@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { MountRoute } from "../../conventions/routes.ts";
 import { generationBump } from "../../db/cache-generations.ts";
+import { routeFeedEntry } from "../../db/change-feed.ts";
 import { batch } from "../../db/client.ts";
 import { priceLists, priceListVariantPrices } from "../../db/schema/index.ts";
 import { forgetGenerations } from "../../edge/generations.ts";
@@ -39,6 +40,7 @@ const deleteVariantPrices: MountRoute = (app, resource) =>
           .from(priceLists)
           .where(eq(priceLists.id, params.id)),
         db.delete(priceListVariantPrices).where(eq(priceListVariantPrices.priceListId, params.id)),
+        routeFeedEntry(db, "price_lists", params.id, { ifChanged: true }),
         generationBump(db, ["price_lists"], { ifChanged: true }),
       ]);
       forgetGenerations();

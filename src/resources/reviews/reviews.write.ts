@@ -5,6 +5,7 @@ import { getStoreSettings } from "../../conventions/store-settings.ts";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { generationBump } from "../../db/cache-generations.ts";
+import { routeFeedEntry } from "../../db/change-feed.ts";
 import { batch } from "../../db/client.ts";
 import { contacts, orders, products, reviews, variants } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
@@ -131,6 +132,7 @@ export async function createReview(c: Context<AppEnv>, input: ReviewCreate): Pro
           updatedAt: now,
         } as typeof reviews.$inferInsert)
         .returning({ id: reviews.id }),
+      routeFeedEntry(db, "reviews", sql`last_insert_rowid()`),
       generationBump(db, ["reviews"]),
     ]),
   );
@@ -172,6 +174,7 @@ export async function updateReview(c: Context<AppEnv>, id: number, input: Review
   await runWrite(c, {}, () =>
     db.batch([
       db.update(reviews).set(changes).where(eq(reviews.id, id)),
+      routeFeedEntry(db, "reviews", id, { ifChanged: true }),
       generationBump(db, ["reviews"], { ifChanged: true }),
     ]),
   );

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { generationBump } from "../../db/cache-generations.ts";
+import { routeFeedEntry } from "../../db/change-feed.ts";
 import { suppliers } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { notFound } from "../../http/problem.ts";
@@ -23,6 +24,7 @@ export async function createSupplier(c: Context<AppEnv>, body: SupplierCreate): 
         // The body carries `name` and `internal_id` (its schema requires them), the NOT NULL columns.
         .values(columnChanges(supplierResource, body) as typeof suppliers.$inferInsert)
         .returning({ id: suppliers.id }),
+      routeFeedEntry(db, "suppliers", sql`last_insert_rowid()`),
       generationBump(db, ["suppliers"]),
     ]),
   );
@@ -35,6 +37,7 @@ export async function updateSupplier(c: Context<AppEnv>, id: number, body: Suppl
   const [rows] = await runWrite(c, UNIQUE, () =>
     db.batch([
       db.update(suppliers).set(changes).where(eq(suppliers.id, id)).returning({ id: suppliers.id }),
+      routeFeedEntry(db, "suppliers", id, { ifChanged: true }),
       generationBump(db, ["suppliers"], { ifChanged: true }),
     ]),
   );
