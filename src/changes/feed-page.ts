@@ -22,7 +22,7 @@ const PREFIX = "feed1.";
 export const encodeCursor = (seq: number) => btoa(`${PREFIX}${seq}`).replace(/=+$/, "");
 
 /** The `seq` a cursor stands after, or null for a string that is not one of ours. */
-export function decodeCursor(cursor: string): number | null {
+function decodeCursor(cursor: string): number | null {
   if (!/^[A-Za-z0-9+/]{1,40}$/.test(cursor)) return null;
   let text: string;
   try {
