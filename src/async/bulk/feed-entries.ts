@@ -1,16 +1,7 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type FeedResource, feedEntries } from "../../db/change-feed.ts";
-import {
-  priceListVariantPrices,
-  productCategories,
-  productImages,
-  products,
-  productTranslations,
-  variantPrices,
-  variants,
-  variantTranslations,
-} from "../../db/schema/index.ts";
+import * as t from "../../db/schema/index.ts";
 import type { RowOps } from "./row-ops.ts";
 
 /**
@@ -24,15 +15,15 @@ import type { RowOps } from "./row-ops.ts";
 
 /** The rows of each table a bulk plan writes, and the column naming the entity each belongs to. */
 const BELONGS_TO: { table: SQLiteTable; column: SQLiteColumn; resource: FeedResource }[] = [
-  { table: products, column: products.id, resource: "products" },
-  { table: productTranslations, column: productTranslations.productId, resource: "products" },
-  { table: productImages, column: productImages.productId, resource: "products" },
-  { table: productCategories, column: productCategories.productId, resource: "products" },
-  { table: variants, column: variants.id, resource: "variants" },
-  { table: variants, column: variants.productId, resource: "products" },
-  { table: variantTranslations, column: variantTranslations.variantId, resource: "variants" },
-  { table: variantPrices, column: variantPrices.variantId, resource: "variants" },
-  { table: priceListVariantPrices, column: priceListVariantPrices.priceListId, resource: "price_lists" },
+  { table: t.products, column: t.products.id, resource: "products" },
+  { table: t.productTranslations, column: t.productTranslations.productId, resource: "products" },
+  { table: t.productImages, column: t.productImages.productId, resource: "products" },
+  { table: t.productCategories, column: t.productCategories.productId, resource: "products" },
+  { table: t.variants, column: t.variants.id, resource: "variants" },
+  { table: t.variants, column: t.variants.productId, resource: "products" },
+  { table: t.variantTranslations, column: t.variantTranslations.variantId, resource: "variants" },
+  { table: t.variantPrices, column: t.variantPrices.variantId, resource: "variants" },
+  { table: t.priceListVariantPrices, column: t.priceListVariantPrices.priceListId, resource: "price_lists" },
 ];
 
 export function bulkFeedEntries(ops: RowOps, now: string): SQL[] {
@@ -42,7 +33,7 @@ export function bulkFeedEntries(ops: RowOps, now: string): SQL[] {
     columns[name] = [...(columns[name] ?? []), column.name];
   }
   // A price list's fixed prices are also found by variant (was one of them stamped?).
-  columns[getTableName(priceListVariantPrices)]?.push(priceListVariantPrices.variantId.name);
+  columns[getTableName(t.priceListVariantPrices)]?.push(t.priceListVariantPrices.variantId.name);
   const ids: Record<FeedResource, Set<number>> = Object.fromEntries(
     BELONGS_TO.map(({ resource }) => [resource, new Set<number>()]),
   ) as Record<FeedResource, Set<number>>;
@@ -54,9 +45,9 @@ export function bulkFeedEntries(ops: RowOps, now: string): SQL[] {
       const id = op.row[column.name];
       if (typeof id !== "number") continue;
       ids[resource].add(id);
-      if (table === priceListVariantPrices && op.kind === "delete") deletedPricesOf.add(id);
+      if (table === t.priceListVariantPrices && op.kind === "delete") deletedPricesOf.add(id);
     }
-    if (op.table === getTableName(priceListVariantPrices) && typeof op.row.variant_id === "number")
+    if (op.table === getTableName(t.priceListVariantPrices) && typeof op.row.variant_id === "number")
       pricedVariants.add(op.row.variant_id);
   }
   const json = (set: Set<number>) => JSON.stringify([...set]);
@@ -68,20 +59,20 @@ export function bulkFeedEntries(ops: RowOps, now: string): SQL[] {
         "variants",
         { each: list(ids.variants) },
         {
-          where: sql`${variants.updatedAt} = ${now}`,
+          where: sql`${t.variants.updatedAt} = ${now}`,
           changedAt: now,
         },
       ),
     );
   }
   if (ids.products.size + ids.variants.size > 0) {
-    const ofVariants = sql`SELECT v.product_id AS value FROM json_each(${json(ids.variants)}) AS j CROSS JOIN variants AS v ON v.id = j.value`;
+    const ofVariants = sql`SELECT v.product_id AS value FROM json_each(${json(ids.variants)}) AS j CROSS JOIN t.variants AS v ON v.id = j.value`;
     out.push(
       feedEntries(
         "products",
         { each: sql`${list(ids.products)} UNION ${ofVariants}` },
         {
-          where: sql`${products.updatedAt} = ${now}`,
+          where: sql`${t.products.updatedAt} = ${now}`,
           changedAt: now,
         },
       ),
