@@ -66,7 +66,7 @@ export function bulkFeedEntries(ops: RowOps, now: string): SQL[] {
     );
   }
   if (ids.products.size + ids.variants.size > 0) {
-    const ofVariants = sql`SELECT v.product_id AS value FROM json_each(${json(ids.variants)}) AS j CROSS JOIN t.variants AS v ON v.id = j.value`;
+    const ofVariants = sql`SELECT v.product_id AS value FROM json_each(${json(ids.variants)}) AS j CROSS JOIN variants AS v ON v.id = j.value`;
     out.push(
       feedEntries(
         "products",
