@@ -276,7 +276,7 @@ async function main(argv: string[]) {
       exportsStage = {
         measuredAt: new Date().toISOString(),
         ...catalogSize(floorFile),
-        http: await runExportHttp({ origin: server.origin, secret, errors }),
+        ...(await runExportHttp({ origin: server.origin, secret, workDir, sqliteFile: floorFile, errors })),
         inProcess: [],
       };
     }
