@@ -21,10 +21,12 @@ import { discard, type ExportState, type StateRow, stateOf } from "./state.ts";
  */
 export const PART_BYTES = 5 * 1024 * 1024;
 /**
- * Parts a message writes at most (each message claims as many part numbers): fewer messages, and
- * each part uploads while the next is read. R2's 10,000 part numbers still allow a 50 GB file.
+ * Parts a message writes at most (each message claims as many part numbers): half the messages,
+ * and a part uploads while the next is read. More would cut messages further, but each page leaves
+ * its garbage until V8 collects it: the heap peak per message grows with its pages (bench/RESULTS.md,
+ * the export stage). R2's 10,000 part numbers still allow a 50 GB file.
  */
-export const PARTS_PER_MESSAGE = 4;
+export const PARTS_PER_MESSAGE = 2;
 /** Listed rows per page: the first page's, then sized to fill the part (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
