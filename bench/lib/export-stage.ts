@@ -10,7 +10,8 @@ import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /**
  * Export jobs of the whole catalog (products as JSONL, variants as CSV): over wrangler dev from the
- * POST to the job's final status and the file downloaded (gzip), and with the served bundle in Node
+ * POST to the job's final status and the file downloaded (gzip), the products file pushed back
+ * unchanged (bench/lib/export-round-trip.ts), and with the served bundle in Node
  * (bench/export-inprocess.ts): each message's time and peak heap, and the SQL floor, the statements
  * reading the pages replayed on node:sqlite.
  */

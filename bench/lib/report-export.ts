@@ -30,7 +30,7 @@ export function exportSection(r: Results): string[] {
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...http,
     "",
-    "In Node (`bench/export-inprocess.ts`: the served bundle's `fetch` and `queue` handler, node:sqlite, in-memory R2 and queue; each export timed once, then run again for its heap with a full GC before each message). Floor: every statement that read the catalog for the export (bounds, count, each page and its related rows) replayed once on node:sqlite. Heap: the JS heap's peak per message above the heap after a full GC before it (max / median), as the bulk path's is measured; the part being written is one 5 MiB buffer beside it (an ArrayBuffer, outside the JS heap).",
+    "In Node (`bench/export-inprocess.ts`: the served bundle's `fetch` and `queue` handler, node:sqlite, in-memory R2 and queue; each export timed once, then run again for its heap with a full GC before each message). Floor: every statement that read the catalog for the export (bounds, count, each page and its related rows) replayed once on node:sqlite. Heap: the JS heap's peak per message above the heap after a full GC before it (max / median), as the bulk path's is measured; the parts being written are at most two 5 MiB buffers beside it (one uploading, one filling: ArrayBuffers, outside the JS heap).",
     "",
     "| export | messages | s | products/s | message ms (median / max) | floor s (statements) | floor products/s | × floor | heap peak per message |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
