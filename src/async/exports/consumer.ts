@@ -207,10 +207,14 @@ async function writeParts(
   }
   await uploads.settle();
   if (buffer.size > 0) {
+    // Over a part only when a page alone was: what is left, whole.
     const [head, tail] = buffer.cut(true);
+    const carried = new Uint8Array(buffer.size);
+    carried.set(head);
+    carried.set(tail, head.length);
     written.carryKey = carryKey(job.id, state.partNumber);
-    await env.PAYLOADS.put(written.carryKey, tail.length > 0 ? new Blob([head, tail]) : head);
-    written.carried = buffer.size;
+    await env.PAYLOADS.put(written.carryKey, carried);
+    written.carried = carried.length;
   }
   return written;
 }
