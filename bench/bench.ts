@@ -71,8 +71,8 @@ grown by pushes from the demo seed, its planner statistics kept, beside a seeded
 seeds no main catalog), cache (wrangler dev with the edge cache on: each read's hit, miss and bypass at
 c=1, then a Zipf storefront workload with a catalog write a second and a bulk job, run again on the
 cache-off server; --quick runs it for a few seconds), export (the catalog's products as JSONL and variants as CSV
-through export jobs over wrangler dev, then in Node: per message time and heap, and the page statements' SQL
-floor), writes (rows written per record and records/s of
+through export jobs over wrangler dev, the products file pushed back unchanged (its jobs' writes), then in
+Node: per message time and heap, and the page statements' SQL floor), writes (rows written per record and records/s of
 four bulk feeds, each sent first, re-sent unchanged and re-sent with a tenth changed, in Node on seeded
 catalogs of two sizes; \`--only writes\` seeds no main catalog). A full run has them all.`;
 
@@ -276,7 +276,7 @@ async function main(argv: string[]) {
       exportsStage = {
         measuredAt: new Date().toISOString(),
         ...catalogSize(floorFile),
-        http: await runExportHttp({ origin: server.origin, secret, errors }),
+        ...(await runExportHttp({ origin: server.origin, secret, workDir, sqliteFile: floorFile, errors })),
         inProcess: [],
       };
     }

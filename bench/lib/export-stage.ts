@@ -1,14 +1,17 @@
 import { spawnSync } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { runBulk } from "./bulk.ts";
 import { openDb } from "./database.ts";
+import { catalogRecordRows, pushBack, type RoundTrip } from "./export-round-trip.ts";
 import { log } from "./log.ts";
 import type { JobMemory } from "./memory-probe.ts";
 import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /**
  * Export jobs of the whole catalog (products as JSONL, variants as CSV): over wrangler dev from the
- * POST to the job's final status and the file downloaded (gzip), and with the served bundle in Node
+ * POST to the job's final status and the file downloaded (gzip), the products file pushed back
+ * unchanged (bench/lib/export-round-trip.ts), and with the served bundle in Node
  * (bench/export-inprocess.ts): each message's time and peak heap, and the SQL floor, the statements
  * reading the pages replayed on node:sqlite.
  */
@@ -49,11 +52,23 @@ export interface ExportStage {
   variants: number;
   http: HttpExport[];
   inProcess: InProcessExport[];
+  /** The products file pushed back unchanged over wrangler dev. */
+  roundTrip?: RoundTrip;
 }
 
-/** Over wrangler dev: each export from its POST to its file downloaded. */
-export async function runExportHttp(o: { origin: string; secret: string; errors: string[] }) {
+/**
+ * Over wrangler dev: each export from its POST to its file downloaded (into `workDir`), then the
+ * products file pushed back unchanged.
+ */
+export async function runExportHttp(o: {
+  origin: string;
+  secret: string;
+  workDir: string;
+  sqliteFile: string;
+  errors: string[];
+}) {
   const out: HttpExport[] = [];
+  let roundTrip: RoundTrip | undefined;
   for (const e of EXPORTS) {
     try {
       const job = await runBulk({
@@ -69,27 +84,43 @@ export async function runExportHttp(o: { origin: string; secret: string; errors:
       });
       const wireBytes = Number(res.headers.get("content-length") ?? 0);
       let bytes = 0;
+      const file = join(o.workDir, `export-${e.key}`);
+      const saved = createWriteStream(file);
       const reader = res.body?.getReader();
       for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
         bytes += read.value.length;
+        if (!saved.write(read.value))
+          await new Promise<void>((resolve) => saved.once("drain", () => resolve()));
       }
+      await new Promise<void>((resolve) => saved.end(() => resolve()));
+      const downloadMs = performance.now() - started;
       out.push({
         key: e.key,
         status: job.status,
         records: job.summary.processed_records ?? 0,
         jobMs: job.wallMs,
-        downloadMs: performance.now() - started,
+        downloadMs,
         bytes,
         wireBytes,
       });
       log(
         `export ${e.key}: ${job.summary.processed_records} records in ${(job.wallMs / 1000).toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB`,
       );
+      if (e.key === "products_jsonl") {
+        const firstImportRows = catalogRecordRows(o.sqliteFile);
+        roundTrip = await pushBack({
+          origin: o.origin,
+          secret: o.secret,
+          file,
+          firstImportRows,
+          errors: o.errors,
+        });
+      }
     } catch (error) {
       o.errors.push(`export ${e.key} over wrangler dev: ${error instanceof Error ? error.message : error}`);
     }
   }
-  return out;
+  return { http: out, roundTrip };
 }
 
 /** In Node with the served bundle, on a pre-job copy of the catalog. */

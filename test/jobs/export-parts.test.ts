@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { processDeadLetter, processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
-import { PART_BYTES } from "../../src/async/exports/consumer.ts";
+import { PART_BYTES, PARTS_PER_MESSAGE } from "../../src/async/exports/consumer.ts";
 import { resultKey } from "../../src/async/exports/keys.ts";
 import { SUPPORTED_LOCALES } from "../../src/lib/locales.ts";
 import { JOB_PIPELINE } from "../../src/queues.ts";
@@ -11,12 +11,12 @@ import { capturingEnv } from "../support/jobs.ts";
 import { runScheduled } from "../support/queues.ts";
 
 /**
- * An export of about 1.6 parts: 420 products with a 1,000-character text in each of the 14 locales
- * (about 14 KB a record), the only products of this file's storage. Its messages are delivered one by
- * one.
+ * An export of a little under two messages: 420 products for each part a message writes, with a
+ * 1,000-character text in each of the 14 locales (about 23 KB a record), the only products of this
+ * file's storage. Its messages are delivered one by one.
  */
 const FIRST = 7_000_001;
-const PRODUCTS = 420;
+const PRODUCTS = 420 * PARTS_PER_MESSAGE;
 
 beforeAll(async () => {
   const locales = JSON.stringify(SUPPORTED_LOCALES);
@@ -57,7 +57,7 @@ const exportRow = (jobId: string) =>
     .first<{ carry_key: string | null; parts: string; bytes: number; completed_at: string | null }>();
 
 describe("an export larger than a part", () => {
-  it("writes equal parts across messages, carrying the bytes past each part to the next", async () => {
+  it("writes equal parts across messages, carrying the bytes past each message's last part to the next", async () => {
     const { jobId, deliver } = await start();
     const second = await deliver({ jobId, chunk: 0 });
     expect(second).toEqual({ jobId, chunk: 1 });
@@ -70,11 +70,11 @@ describe("an export larger than a part", () => {
     expect(job.status).toBe("done");
     expect(job.summary).toMatchObject({ total_records: PRODUCTS, processed_records: PRODUCTS });
     const row = await exportRow(jobId);
-    expect(JSON.parse(row?.parts ?? "[]")).toHaveLength(2);
-    expect(await env.PAYLOADS.head(carried ?? "")).toBeNull();
     const file = await env.PAYLOADS.get(resultKey(jobId));
     expect(file?.size).toBe(row?.bytes);
-    expect(file?.size).toBeGreaterThan(PART_BYTES);
+    expect(file?.size).toBeGreaterThan(PART_BYTES * PARTS_PER_MESSAGE);
+    expect(JSON.parse(row?.parts ?? "[]")).toHaveLength(Math.ceil((file?.size ?? 0) / PART_BYTES));
+    expect(await env.PAYLOADS.head(carried ?? "")).toBeNull();
     const lines = (await file?.text())?.split("\n").filter((l) => l !== "") ?? [];
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(Array.from({ length: PRODUCTS }, (_, i) => FIRST + i));
   });

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { isKindName, KINDS, type KindName } from "./kinds.ts";
 
 /** The largest bulk body the service accepts (10 MiB), wrapper and options included. */
-const MAX_BODY_BYTES = 10_485_760;
+export const MAX_BODY_BYTES = 10_485_760;
 
 export interface PushArgs {
   file: string;

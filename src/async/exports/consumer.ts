@@ -12,6 +12,7 @@ import { carryKey, RESULT_TYPES, resultKey } from "./keys.ts";
 import type { ExportBounds, ExportOperation, ExportOperations, ExportRow } from "./operation.ts";
 import { exportConditions, rowsAfter } from "./pages.ts";
 import { PartBuffer } from "./part-buffer.ts";
+import { PartUploads } from "./part-uploads.ts";
 import { discard, type ExportState, type StateRow, stateOf } from "./state.ts";
 
 /**
@@ -19,6 +20,13 @@ import { discard, type ExportState, type StateRow, stateOf } from "./state.ts";
  * when its parts are of one size, at least 5 MiB (the last may be smaller).
  */
 export const PART_BYTES = 5 * 1024 * 1024;
+/**
+ * Parts a message writes at most (each message claims as many part numbers): half the messages,
+ * and a part uploads while the next is read. More would cut messages further, but each page leaves
+ * its garbage until V8 collects it: the heap peak per message grows with its pages (bench/RESULTS.md,
+ * the export stage). R2's 10,000 part numbers still allow a 50 GB file.
+ */
+export const PARTS_PER_MESSAGE = 2;
 /** Listed rows per page: the first page's, then sized to fill the part (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
@@ -26,11 +34,12 @@ const MAX_PAGE = 200;
 
 /**
  * One message of an export job: message `k` resumes after the last row the file holds, writes
- * pages of records until a part is full (or the rows run out), uploads exactly one part (or, at the
- * end, the last one and completes the file), keeps the bytes past the part in R2 for message k+1,
- * and commits where it stopped with the job's ledger row for `k`: a second delivery of `k` finds
- * that row and commits nothing, a job closed meanwhile (canceled, given up) refuses the batch. Its
- * upload has its own part number, so a delivery that loses never overwrote the winner's part.
+ * pages of records, uploading each part as it fills, up to `PARTS_PER_MESSAGE` parts (or, at the
+ * end, the last one and completes the file), keeps the bytes past its last part in R2 for message
+ * k+1, and commits where it stopped with the job's ledger row for `k`: a second delivery of `k`
+ * finds that row and commits nothing, a job closed meanwhile (canceled, given up) refuses the
+ * batch. Each delivery uploads with part numbers of its own, so one that loses never overwrote the
+ * winner's parts.
  * The job's `chunk_count` is the number of messages so far, the next one included: the liveness
  * sweep re-drives `chunk_count - 1`, the message to run next.
  */
@@ -45,7 +54,7 @@ export async function runExportMessage(
   const started = Date.now();
   const k = message.chunk;
   const [claimed] = await rawBatch(env.DB, [
-    sql`UPDATE job_exports SET part_seq = part_seq + 1 WHERE job_id = ${job.id} RETURNING *`,
+    sql`UPDATE job_exports SET part_seq = part_seq + ${PARTS_PER_MESSAGE} WHERE job_id = ${job.id} RETURNING *`,
   ]);
   const state = stateOf(claimed?.results[0] as StateRow | undefined);
   if (!state) return;
@@ -62,7 +71,7 @@ export async function runExportMessage(
     return;
   }
   const op = operations[job.type as ExportJobType];
-  const written = await writePart(env, op, job, state);
+  const written = await writeParts(env, op, job, state);
   const outcome = await commit(env, job, k, written);
   log("info", "job.export_part", {
     job_id: job.id,
@@ -103,8 +112,8 @@ interface Written {
   complete: boolean;
 }
 
-/** Reads pages from where the file stopped and writes one part (or the file's end) to R2. */
-async function writePart(
+/** Reads pages from where the file stopped and writes up to `PARTS_PER_MESSAGE` parts (or the file's end) to R2. */
+async function writeParts(
   env: Bindings,
   op: ExportOperation,
   job: JobRow,
@@ -112,7 +121,7 @@ async function writePart(
 ): Promise<Written> {
   const filters = (job.params.filters ?? {}) as Record<string, string>;
   const conditions = exportConditions(op.resource, filters, { store: await storeSettingsOf(env.DB) });
-  const buffer = new PartBuffer(PART_BYTES);
+  let buffer = new PartBuffer(PART_BYTES);
   let { bounds } = state;
   let total: number | undefined;
   let carriedIn = 0;
@@ -129,18 +138,42 @@ async function writePart(
     buffer.push(new Uint8Array(await carried.arrayBuffer()));
     carriedIn = buffer.size;
   }
-  let cursor = state.cursor;
-  let lines = 0;
+  const key = resultKey(job.id);
+  const written: Written = {
+    bounds,
+    ...(total === undefined ? {} : { total }),
+    cursor: state.cursor,
+    lines: 0,
+    uploadId: state.uploadId,
+    createdUpload: false,
+    parts: [...state.parts],
+    carryKey: null,
+    carriedIn,
+    uploaded: 0,
+    carried: 0,
+    complete: false,
+  };
+  const first = state.partNumber - PARTS_PER_MESSAGE + 1;
+  const uploads = new PartUploads(env, key, state.format, written, first, PARTS_PER_MESSAGE);
   let limit = FIRST_PAGE;
   let done = false;
-  while (buffer.size < PART_BYTES) {
-    const page = rowsAfter(op.resource, conditions, cursor, bounds.id ?? 0, limit);
+  for (;;) {
+    const full = done ? buffer.size > PART_BYTES : buffer.size >= PART_BYTES;
+    if (full && uploads.left > 0) {
+      const [part, rest] = buffer.cut();
+      await uploads.add(part);
+      buffer = new PartBuffer(PART_BYTES);
+      buffer.push(rest);
+      continue;
+    }
+    if (done || uploads.left === 0) break;
+    const page = rowsAfter(op.resource, conditions, written.cursor, bounds.id ?? 0, limit);
     const [ids, ...found] = await rawBatch(env.DB, [page, ...op.statements(page, bounds)]);
     const pageIds = ((ids?.results ?? []) as { id: number }[]).map((r) => r.id);
     const last = pageIds.at(-1);
     if (last === undefined) {
       done = true;
-      break;
+      continue;
     }
     const records = op.lines(found.map((r) => r.results as ExportRow[]));
     const before = buffer.size;
@@ -149,57 +182,40 @@ async function writePart(
         state.format === "csv" ? csvLine(csvCells(op.csvColumns, JSON.parse(record))) : `${record}\n`,
       );
     }
-    lines += records.length;
-    cursor = last;
-    if (pageIds.length < limit) {
-      done = true;
-      break;
-    }
+    written.lines += records.length;
+    written.cursor = last;
+    if (pageIds.length < limit) done = true;
     const perRow = Math.max(1, (buffer.size - before) / pageIds.length);
-    limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, Math.ceil((PART_BYTES - buffer.size) / perRow)));
+    const room = PART_BYTES - (buffer.size % PART_BYTES);
+    limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, Math.ceil(room / perRow)));
   }
-  const key = resultKey(job.id);
-  const complete = done && buffer.size <= PART_BYTES;
-  const written: Written = {
-    bounds,
-    ...(total === undefined ? {} : { total }),
-    cursor,
-    lines,
-    uploadId: state.uploadId,
-    createdUpload: false,
-    parts: [...state.parts],
-    carryKey: null,
-    carriedIn,
-    uploaded: 0,
-    carried: 0,
-    complete,
-  };
-  if (complete && state.parts.length === 0) {
+  // The file's last part needs a part number of this delivery's (or none: a file of one part).
+  written.complete = done && buffer.size <= PART_BYTES && (uploads.left > 0 || buffer.size === 0);
+  if (written.complete && written.parts.length === 0 && !uploads.started) {
     // The whole file fits one part: one object, no upload.
     const [file] = buffer.cut(true);
-    await env.PAYLOADS.put(key, file, {
-      httpMetadata: { contentType: RESULT_TYPES[state.format] },
-    });
+    await env.PAYLOADS.put(key, file, { httpMetadata: { contentType: RESULT_TYPES[state.format] } });
     written.uploaded = buffer.size;
     return written;
   }
-  if (!written.uploadId) {
-    const created = await env.PAYLOADS.createMultipartUpload(key, {
-      httpMetadata: { contentType: RESULT_TYPES[state.format] },
-    });
-    written.uploadId = created.uploadId;
-    written.createdUpload = true;
+  if (written.complete) {
+    const [part] = buffer.cut(true);
+    if (part.length > 0) await uploads.add(part);
+    await uploads.settle();
+    await env.PAYLOADS.resumeMultipartUpload(key, written.uploadId as string).complete(written.parts);
+    return written;
   }
-  const upload = env.PAYLOADS.resumeMultipartUpload(key, written.uploadId);
-  const [part, rest] = buffer.cut(complete);
-  if (part.length > 0) written.parts.push(await upload.uploadPart(state.partNumber, part));
-  written.uploaded = part.length;
-  if (rest.length > 0) {
+  await uploads.settle();
+  if (buffer.size > 0) {
+    // Over a part only when a page alone was: what is left, whole.
+    const [head, tail] = buffer.cut(true);
+    const carried = new Uint8Array(buffer.size);
+    carried.set(head);
+    carried.set(tail, head.length);
     written.carryKey = carryKey(job.id, state.partNumber);
-    await env.PAYLOADS.put(written.carryKey, rest);
-    written.carried = rest.length;
+    await env.PAYLOADS.put(written.carryKey, carried);
+    written.carried = carried.length;
   }
-  if (complete) await upload.complete(written.parts);
   return written;
 }
 

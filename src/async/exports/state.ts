@@ -10,7 +10,7 @@ export interface ExportState {
   bounds: ExportBounds | null;
   cursor: number;
   uploadId: string | null;
-  /** The part number this delivery uploads with (handed out by the message's first statement). */
+  /** The last of the part numbers this delivery uploads with (handed out by the message's first statement). */
   partNumber: number;
   parts: R2UploadedPart[];
   carryKey: string | null;

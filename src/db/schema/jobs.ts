@@ -137,7 +137,7 @@ export const jobDryRunEffects = sqliteTable(
 
 /**
  * An export job's progress (src/async/exports/): where its next message resumes, the R2 multipart
- * upload its messages add one part each to, and the bytes carried over from a part to the next.
+ * upload its messages add parts to, and the bytes carried over from a part to the next.
  * One row per export job, written in the batch of each message's ledger row.
  */
 export const jobExports = sqliteTable("job_exports", {
@@ -149,7 +149,7 @@ export const jobExports = sqliteTable("job_exports", {
   cursor: integer("cursor").notNull().default(0),
   /** The R2 multipart upload, once the first full part is written. */
   uploadId: text("upload_id"),
-  /** Part numbers handed out (one per delivery that uploads, so two deliveries never share one). */
+  /** Part numbers handed out (a range per delivery, so two deliveries never share one). */
   partSeq: integer("part_seq").notNull().default(0),
   /** The uploaded parts the next messages build on: `[{"partNumber": n, "etag": "…"}]`. */
   parts: text("parts", { mode: "json" })
