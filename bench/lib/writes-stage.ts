@@ -19,6 +19,8 @@ export interface WritesRun {
   cpuMs: number;
   /** CPU time inside node:sqlite (the statements). */
   sqlCpuMs: number;
+  /** SQL time of the statements on catalog tables, each its fastest of several rolled-back runs. */
+  writeSqlMs?: number;
   recordsPerSecond: number;
   recordsPerCpuSecond: number;
 }
@@ -65,7 +67,13 @@ export async function runWritesStage(o: {
     snapshot(migrated, file);
     await loadSeed(file, scale, o.secret);
     const counts = tableCounts(file, ["products", "variants"]);
-    const input = { bundle: o.bundle, sqliteFile: file, secret: o.secret, records: o.quick ? 50 : 1000 };
+    const input = {
+      bundle: o.bundle,
+      sqliteFile: file,
+      secret: o.secret,
+      records: o.quick ? 50 : 1000,
+      replays: o.quick ? 2 : 5,
+    };
     const child = spawnSync(
       process.execPath,
       [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "writes-inprocess.ts"), JSON.stringify(input)],
