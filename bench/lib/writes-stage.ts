@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createState, loadSeed, snapshot, tableCounts } from "./database.ts";
 import { log } from "./log.ts";
 import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
+import { type HttpWrites, httpWritesTargets, runHttpWrites } from "./writes-http.ts";
 
 /** One send of a feed: first, re-sent unchanged, or re-sent with a tenth of its records changed. */
 export interface WritesRun {
@@ -41,6 +42,8 @@ interface WritesCatalog {
 export interface WritesStage {
   run: string;
   catalogs: WritesCatalog[];
+  /** The 10 MB feeds over `wrangler dev` on the scale-300 catalog (smaller with --quick). */
+  http?: HttpWrites;
 }
 
 /** D1's price per written row beyond the included 50 million a month (Workers Paid). */
@@ -95,7 +98,18 @@ export async function runWritesStage(o: {
     }
     catalogs.push({ scale, products: counts.products ?? 0, variants: counts.variants ?? 0, feeds });
   }
-  return { run: "in process (the served bundle over node:sqlite)", catalogs };
+  const http = await runHttpWrites({
+    bundle: o.bundle,
+    workDir: dir,
+    secret: o.secret,
+    scale: o.quick ? 0.5 : 300,
+    bytes: o.quick ? 250_000 : 10_000_000,
+    errors: o.errors,
+  }).catch((err: unknown) => {
+    o.errors.push(`writes http failed: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  });
+  return { run: "in process (the served bundle over node:sqlite)", catalogs, ...(http ? { http } : {}) };
 }
 
 const PASS_TITLES: Record<WritesRun["pass"], string> = {
@@ -135,5 +149,28 @@ export function writesSection(stage: WritesStage | undefined): string[] {
     }
     out.push("");
   }
-  return out;
+  return [...out, ...httpSection(stage.http)];
+}
+
+function httpSection(http: HttpWrites | undefined): string[] {
+  if (!http) return [];
+  const out = [
+    `### End to end over \`wrangler dev\`, scale ${http.scale} (${http.products.toLocaleString("en")} products, ${http.variants.toLocaleString("en")} variants)`,
+    "",
+    "Each feed POSTed to `wrangler dev` (local D1, queue and R2) and followed to its final status (polled every 100 ms); rows written are the job's `writes.rows_written` (D1's own count). Wall time includes the accept and the local queue's deliveries.",
+    "",
+    "| feed | send | records | MB | unchanged | rows written | wall s | records/s |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const f of http.feeds) {
+    const first = f.runs.find((r) => r.pass === "first");
+    for (const r of f.runs) {
+      const share = (value: number | null, of: number | null | undefined) =>
+        r.pass !== "first" && value !== null && of ? ` (${((100 * value) / of).toFixed(1)} % of first)` : "";
+      out.push(
+        `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${(r.bytes / 1e6).toFixed(1)} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share(r.rowsWritten, first?.rowsWritten)} | ${(r.wallMs / 1000).toFixed(2)}${share(r.wallMs, first?.wallMs)} | ${Math.round(r.recordsPerSecond)} |`,
+      );
+    }
+  }
+  return [...out, "", ...httpWritesTargets(http), ""];
 }
