@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type CatalogRefs,
   clearingPayload,
   LOCALES,
   MARKETS,

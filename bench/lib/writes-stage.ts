@@ -22,6 +22,8 @@ export interface WritesRun {
   sqlCpuMs: number;
   /** SQL time of the statements on catalog tables, each its fastest of several rolled-back runs. */
   writeSqlMs?: number;
+  /** The same over the whole batches of the job's chunks (their bookkeeping too). */
+  batchSqlMs?: number;
   recordsPerSecond: number;
   recordsPerCpuSecond: number;
 }
