@@ -31,6 +31,8 @@ export interface HttpWrites {
   products: number;
   variants: number;
   feeds: HttpWritesFeed[];
+  /** The machine's 1-minute load average before the first send and after the last. */
+  load?: [number, number];
 }
 
 /**
@@ -96,6 +98,7 @@ export async function runHttpWrites(o: {
     },
   ];
   const out: HttpWritesFeed[] = [];
+  const loadBefore = loadavg()[0] ?? 0;
   try {
     for (const feed of feeds) {
       const changed = tenthChanged(feed.first, feed.arrayKey, feed.change);
@@ -136,7 +139,8 @@ export async function runHttpWrites(o: {
   } finally {
     await stopDevServer(server);
   }
-  return { scale: o.scale, products: counts.products ?? 0, variants: counts.variants ?? 0, feeds: out };
+  const load: [number, number] = [loadBefore, loadavg()[0] ?? 0];
+  return { scale: o.scale, products: counts.products ?? 0, variants: counts.variants ?? 0, feeds: out, load };
 }
 
 /** The payload with every tenth record changed by `change` (the others as first sent). */

@@ -120,21 +120,24 @@ const PASS_TITLES: Record<WritesRun["pass"], string> = {
   changed_10pct: "re-sent, 10 % changed",
 };
 
+const sqlMs = (r: WritesRun) =>
+  r.writeSqlMs === undefined ? "–" : `${r.writeSqlMs.toFixed(1)} / ${(r.batchSqlMs ?? 0).toFixed(1)}`;
+
 /** The stage's section of bench/RESULTS.md. */
 export function writesSection(stage: WritesStage | undefined): string[] {
   if (!stage) return [];
   const out = [
     "## Rows written by bulk feeds",
     "",
-    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine.`,
+    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine. SQL ms: each batch of the job that writes the catalog run again on the state it runs on and rolled back, several times; the fastest run of each statement, summed over the catalog writes and over the whole batch (its bookkeeping too): what the statements cost in SQLite without the Worker's planning.`,
     "",
   ];
   for (const c of stage.catalogs) {
     out.push(
       `### Scale ${c.scale} (${c.products.toLocaleString("en")} products, ${c.variants.toLocaleString("en")} variants)`,
       "",
-      "| feed | send | records | unchanged | rows written | rows per record | $ per million records | records/s | records per CPU s |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| feed | send | records | unchanged | rows written | rows per record | $ per million records | records/s | records per CPU s | SQL ms: writes / batch |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const f of c.feeds) {
       const first = f.runs.find((r) => r.pass === "first")?.rowsWritten ?? null;
@@ -145,7 +148,7 @@ export function writesSection(stage: WritesStage | undefined): string[] {
             ? ` (${((100 * r.rowsWritten) / first).toFixed(1)} % of first)`
             : "";
         out.push(
-          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} |`,
+          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} | ${sqlMs(r)} |`,
         );
       }
     }
@@ -159,7 +162,7 @@ function httpSection(http: HttpWrites | undefined): string[] {
   const out = [
     `### End to end over \`wrangler dev\`, scale ${http.scale} (${http.products.toLocaleString("en")} products, ${http.variants.toLocaleString("en")} variants)`,
     "",
-    "Each feed POSTed to `wrangler dev` (local D1, queue and R2) and followed to its final status (polled every 100 ms); rows written are the job's `writes.rows_written` (D1's own count). Wall time includes the accept and the local queue's deliveries.",
+    `Each feed POSTed to \`wrangler dev\` (local D1, queue and R2) and followed to its final status (polled every 100 ms); rows written are the job's \`writes.rows_written\` (D1's own count). Wall time includes the accept and the local queue's deliveries.${http.load ? ` Load average ${http.load[0].toFixed(1)} before the first send, ${http.load[1].toFixed(1)} after the last (2 cores, shared): times stretch with it.` : ""}`,
     "",
     "| feed | send | records | MB | unchanged | rows written | wall s | records/s |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
