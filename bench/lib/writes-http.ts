@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type BulkPayload, productsPayload, runBulk, variantsPayload } from "./bulk.ts";
