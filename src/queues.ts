@@ -7,8 +7,7 @@ import type { WebhookMessage } from "./async/deliveries/types.ts";
 import { settleMessage } from "./async/settle-message.ts";
 import type { Bindings } from "./env.ts";
 import { log } from "./lib/log.ts";
-import { BULK_OPERATIONS } from "./resources/bulk-operations.ts";
-import { EXPORT_OPERATIONS } from "./resources/export-operations.ts";
+import { BULK_OPERATIONS, EXPORT_OPERATIONS } from "./resources/job-operations.ts";
 import { onJobFinalized } from "./resources/webhooks/job-finalized.ts";
 import { DELIVERED_EVENTS, WEBHOOK_EVENT_NAMES } from "./resources/webhooks/webhooks.events.ts";
 

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { eq, getTableName, gte, lte, type SQL, sql } from "drizzle-orm";
+import { eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { indexedBy } from "../db/stated-plans.ts";
 import {
@@ -100,7 +100,7 @@ export const translatedSlugFilter = (
     id,
     translation.fk,
     // Named, as the statistics of a small catalog made SQLite read every translation instead.
-    sql`${translation.fk.table}${indexedBy(getTableName(translation.fk.table), [translation.locale.name, translation.slug.name])}`,
+    sql`${translation.fk.table}${indexedBy(translation.fk.table, [translation.locale.name, translation.slug.name])}`,
     filter(stringListParam(description, 200, 100), (v) =>
       slugInAnyLocale(translation.locale, translation.slug, v),
     ),

@@ -1,6 +1,7 @@
 import { getTableName, is, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema/index.ts";
+import type { SqlColumn } from "./sql-row.ts";
 
 /**
  * SQL pieces whose plan does not depend on SQLite's planner statistics (DECISIONS §14). With the
@@ -28,11 +29,11 @@ export const jsonKeys = (json: string): SQL => sql`(SELECT DISTINCT value FROM j
  */
 export const jsonRowsTable = (json: string): SQL => sql`(SELECT value FROM json_each(${json}) LIMIT -1)`;
 
-const KEY_INDEXES = new Map<string, { name: string; columns: string[] }[]>();
+const KEY_INDEXES = new Map<SQLiteTable, { name: string; columns: string[] }[]>();
 for (const table of Object.values(schema)) {
   if (!is(table, SQLiteTable)) continue;
   const config = getTableConfig(table);
-  KEY_INDEXES.set(getTableName(table), [
+  KEY_INDEXES.set(table, [
     // A composite primary key, or one column's that is not the rowid (text), is each table's only
     // inline constraint: SQLite names its index _1.
     ...config.primaryKeys.map((pk) => ({
@@ -50,8 +51,8 @@ for (const table of Object.values(schema)) {
 }
 
 /** `INDEXED BY` the index of `table` whose leading columns are `keys` (throws when it has none). */
-export function indexedBy(table: string, keys: readonly string[]): SQL {
+export function indexedBy<T extends SQLiteTable>(table: T, keys: readonly SqlColumn<T>[]): SQL {
   const index = KEY_INDEXES.get(table)?.find((i) => keys.every((k, at) => i.columns[at] === k));
-  if (!index) throw new Error(`${table} has no index on (${keys.join(", ")})`);
+  if (!index) throw new Error(`${getTableName(table)} has no index on (${keys.join(", ")})`);
   return sql.raw(` INDEXED BY "${index.name}"`);
 }

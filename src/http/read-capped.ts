@@ -1,3 +1,5 @@
+import { joinBytes } from "../lib/bytes.ts";
+
 /**
  * Reads a byte stream to its end, or stops (cancelling the stream) as soon as it passes `maxBytes`
  * and answers null: the request body guard and outbound downloads never buffer past their cap.
@@ -20,11 +22,5 @@ export async function readCapped(
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return joinBytes(chunks, size);
 }

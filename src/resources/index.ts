@@ -36,9 +36,9 @@ import { webhookRoutes } from "./webhooks/webhooks.routes.ts";
 
 /** A resource's entry: its declaration, the routes it adds, and the bulk operations that write it. */
 interface ResourceEntry extends ResourceRoutes {
-  /** Mounted after its routes; the jobs consumer dispatches by them too (bulk-operations.ts). */
+  /** Mounted after its routes; the jobs consumer dispatches by them too (job-operations.ts). */
   bulk?: readonly BulkOperation[];
-  /** Exports of its rows, mounted after its bulk operations (export-operations.ts gathers them). */
+  /** Exports of its rows, mounted after its bulk operations (job-operations.ts gathers them). */
   exports?: readonly ExportOperation[];
 }
 

@@ -3,7 +3,7 @@ import { is } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import type { BulkWrites } from "../../src/async/bulk/operation.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { BULK_OPERATIONS } from "../../src/resources/job-operations.ts";
 
 /**
  * A bulk record field the job does not write is dropped without a word. Every field of every

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobRow } from "../../src/async/bulk/types.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
+import { BULK_OPERATIONS } from "../../src/resources/job-operations.ts";
 import { catalogStatements } from "../support/plan-catalog.ts";
 import { largeCatalogOverDemoStatistics, unwantedPlans } from "../support/plan-survey.ts";
 import { type Captured, recordingD1, tableScans } from "../support/query-plans.ts";

@@ -4,8 +4,8 @@ import "../../src/app.ts"; // registers every route in the route table at import
 import { selectableFields, sortValues } from "../../src/conventions/query-schema.ts";
 import { DOCS_PATH, OPENAPI_PATH, SCALAR_SCRIPT_PATH } from "../../src/docs/docs.routes.ts";
 import { routeTable } from "../../src/http/route-table.ts";
-import { BULK_OPERATIONS } from "../../src/resources/bulk-operations.ts";
 import { RESOURCES } from "../../src/resources/index.ts";
+import { BULK_OPERATIONS } from "../../src/resources/job-operations.ts";
 import { api } from "../support/api.ts";
 
 interface Operation {

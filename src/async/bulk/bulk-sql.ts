@@ -1,28 +1,17 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import { indexedBy, jsonRowsTable } from "../../db/stated-plans.ts";
 import { tableIndexes } from "./write-cost.ts";
 
 /**
  * Set-based writes for bulk jobs: every statement binds its rows as ONE JSON parameter and reads
  * them with `json_each`, so a chunk of hundreds of records is a handful of statements, far under
- * D1's 100 bound parameters per statement. Rows are keyed by SQL column names (and bound as arrays
- * of the statement's columns).
+ * D1's 100 bound parameters per statement. Each writer takes a drizzle table, its key and columns
+ * by their SQL names and rows keyed by them (SqlRow: a misspelt column does not compile); rows are
+ * bound as arrays of the statement's columns.
  */
 export type JsonRow = Record<string, unknown>;
-
-/**
- * A row of `T` keyed by its SQL column names, as bulk statements bind rows (bulk-sql.ts): a
- * misspelt or foreign column does not compile. Values are the JSON the statement stores.
- */
-export type SqlRow<T extends SQLiteTable> = {
-  [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]?: unknown;
-};
-export type SqlColumn<T extends SQLiteTable> = keyof SqlRow<T> & string;
-
-/** A statement's table: a drizzle table (its SQL name), or that name. */
-type TableRef = SQLiteTable | string;
-const tableName = (table: TableRef) => (typeof table === "string" ? table : getTableName(table));
 
 /**
  * Largest JSON parameter one statement binds (UTF-8 bytes). D1 caps any string value at 1 MB
@@ -77,13 +66,13 @@ const field = (alias: string, index: number) => sql.raw(`json_extract(${alias}.v
  * existing key would fail a NOT NULL column before the conflict clause is considered). Any UNIQUE
  * violation other than that key still fails the batch.
  */
-export function insertJson(
-  ref: TableRef,
-  columns: string[],
-  rows: JsonRow[],
-  opts: { skipExisting?: string[] } = {},
+export function insertJson<T extends SQLiteTable>(
+  target: T,
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+  opts: { skipExisting?: SqlColumn<T>[] } = {},
 ): SQL[] {
-  const table = tableName(ref);
+  const table = getTableName(target);
   if (rows.length === 0) return [];
   const cols = sql.join(columns.map(ident), sql`, `);
   const values = sql.join(
@@ -156,10 +145,15 @@ const keyMatch = (table: string, keys: string[], owner?: { column: string; id: S
  * other columns and the stamp go in one statement, where any sent value differs. (One indexed
  * column and nothing else: a single statement.)
  */
-export function updateJson(ref: TableRef, keys: string[], columns: string[], rows: JsonRow[]): SQL[] {
-  const table = tableName(ref);
+export function updateJson<T extends SQLiteTable>(
+  target: T,
+  keys: SqlColumn<T>[],
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+): SQL[] {
+  const table = getTableName(target);
   if (columns.length === 0) return [];
-  const indexed = new Set(tableIndexes(table).flatMap((i) => [...i.columns, ...i.notNull]));
+  const indexed = new Set(tableIndexes(target).flatMap((i) => [...i.columns, ...i.notNull]));
   return shapesOf(columns, rows).flatMap((group) => {
     const compared = group.columns.filter((c) => c !== STAMP_COLUMN);
     if (compared.length === 0) return [];
@@ -196,19 +190,20 @@ export function updateJson(ref: TableRef, keys: string[], columns: string[], row
  * sent rows is evaluated before the owner is looked up, so every owner's rows were compared (a
  * chunk of 1,000 variant updates with a price each: 3.4 ms → 1.0 ms when every variant changed).
  */
-export function stampByUpsert(
-  ownerTable: string,
-  table: string,
-  keys: string[],
-  columns: string[],
-  rows: JsonRow[],
-  owner: string,
+export function stampByUpsert<T extends SQLiteTable>(
+  ownerTable: SQLiteTable,
+  target: T,
+  keys: SqlColumn<T>[],
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+  owner: SqlColumn<T>,
   now: string,
   inserts = true,
 ): SQL[] {
+  const table = getTableName(target);
   const missing = inserts ? sql`${ident(table)}.${ident(keys[0] as string)} IS NULL` : sql`0`;
   const groups = columns.length > 0 ? shapesOf(columns, rows) : [{ columns: [], rows }];
-  const o = ident(ownerTable);
+  const o = ident(getTableName(ownerTable));
   const stamp = ident(STAMP_COLUMN);
   return groups.flatMap((group) => {
     const change = differs(table, keys, group.columns);
@@ -227,14 +222,25 @@ export function stampByUpsert(
 }
 
 /** The `owner` value of each existing row `deleteJson` would delete. */
-export function changedByDelete(table: string, keys: string[], rows: JsonRow[], owner: string): SQL[] {
+export function changedByDelete<T extends SQLiteTable>(
+  table: T,
+  keys: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+  owner: SqlColumn<T>,
+): SQL[] {
+  const from = sql`${ident(getTableName(table))}${indexedBy(table, keys)}`;
   return deleteWhere(keys, rows).map(
-    (where) => sql`SELECT ${ident(owner)} AS id FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
+    (where) => sql`SELECT ${ident(owner)} AS id FROM ${from} WHERE ${where}`,
   );
 }
 
 /** Rows merged by key: existing rows get the sent fields (updateJson), missing rows are inserted. */
-export const upsertJson = (table: TableRef, keys: string[], columns: string[], rows: JsonRow[]): SQL[] => [
+export const upsertJson = <T extends SQLiteTable>(
+  table: T,
+  keys: SqlColumn<T>[],
+  columns: SqlColumn<T>[],
+  rows: SqlRow<T>[],
+): SQL[] => [
   ...updateJson(table, keys, columns, rows),
   ...insertJson(table, [...keys, ...columns], rows, { skipExisting: keys }),
 ];
@@ -247,11 +253,9 @@ export const upsertJson = (table: TableRef, keys: string[], columns: string[], r
  * seed's statistics SQLite otherwise scanned `price_list_variant_prices`, `product_images` and
  * `product_categories`, believing them a few dozen rows. `keys` must be a prefix of an index of `table`.
  */
-export function deleteJson(ref: TableRef, keys: string[], rows: JsonRow[]): SQL[] {
-  const table = tableName(ref);
-  return deleteWhere(keys, rows).map(
-    (where) => sql`DELETE FROM ${ident(table)}${indexedBy(table, keys)} WHERE ${where}`,
-  );
+export function deleteJson<T extends SQLiteTable>(table: T, keys: SqlColumn<T>[], rows: SqlRow<T>[]): SQL[] {
+  const from = sql`${ident(getTableName(table))}${indexedBy(table, keys)}`;
+  return deleteWhere(keys, rows).map((where) => sql`DELETE FROM ${from} WHERE ${where}`);
 }
 
 function deleteWhere(keys: string[], rows: JsonRow[]): SQL[] {

@@ -12,7 +12,8 @@ import {
   variants,
   variantTranslations,
 } from "../../db/schema/index.ts";
-import { insertJson, type JsonRow, type SqlColumn, type SqlRow } from "./bulk-sql.ts";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
+import { insertJson, type JsonRow } from "./bulk-sql.ts";
 import type { RowOp, RowOps } from "./row-ops.ts";
 
 /*

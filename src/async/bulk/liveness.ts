@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
 import { rawAll, rawBatch } from "../../db/raw.ts";
+import { jobs } from "../../db/schema/index.ts";
 import { indexedBy } from "../../db/stated-plans.ts";
 import type { Bindings } from "../../env.ts";
 import { log } from "../../lib/log.ts";
@@ -43,7 +44,7 @@ export async function sweepStalledJobs(env: Bindings, now: number, onFinalized: 
   const stalled = await rawAll<StalledJob>(
     env.DB,
     // The status index named: with the statistics of a few jobs SQLite walked every job in order.
-    sql`SELECT id, redrives FROM jobs${indexedBy("jobs", ["status", "created_at"])}
+    sql`SELECT id, redrives FROM jobs${indexedBy(jobs, ["status", "created_at"])}
         WHERE status IN ('pending', 'running') AND COALESCE(heartbeat_at, created_at) <= ${isoSeconds(now - stall * 1000)}
         ORDER BY created_at LIMIT ${SWEEP_LIMIT}`,
   );

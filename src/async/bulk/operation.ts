@@ -28,7 +28,7 @@ export interface BulkWrites {
 /**
  * Everything about one bulk operation: its routes, the body they accept (derived from `itemsKey`,
  * `options` and `record`) and the processor its jobs run. Each lives next to its resource
- * (`src/resources/<name>/<operation>.bulk.ts`) and is listed once in src/resources/bulk-operations.ts.
+ * (`src/resources/<name>/<operation>.bulk.ts`) and is listed once in src/resources/job-operations.ts.
  */
 export interface BulkOperation<T extends BulkJobType = BulkJobType> {
   type: T;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { createDb } from "../../db/client.ts";
 import { rawAll, rawBatch } from "../../db/raw.ts";
+import { jobChunkRanges, jobChunks, jobExports, jobLogs, jobs } from "../../db/schema/index.ts";
 import { indexedBy } from "../../db/stated-plans.ts";
 import type { Bindings } from "../../env.ts";
 import { isoSeconds } from "../../lib/time.ts";
@@ -31,7 +32,7 @@ export async function runJobRetention(
 ): Promise<{ jobs: number }> {
   const db = createDb(env.DB);
   const abandoned = await db.all<{ id: string }>(sql`
-    SELECT id FROM jobs${indexedBy("jobs", ["status", "created_at"])}
+    SELECT id FROM jobs${indexedBy(jobs, ["status", "created_at"])}
     WHERE status IN ('pending', 'running') AND created_at <= ${isoSeconds(now - LONGEST_WINDOW_MS)}
     LIMIT ${BATCH}`);
   for (const { id } of abandoned) {
@@ -41,7 +42,7 @@ export async function runJobRetention(
   for (let i = 0; i < maxBatches; i++) {
     // Each status's range of its index, named: the statistics of a few jobs made SQLite read every
     // job row (and with none, an `OR` of the two ranges did too).
-    const byStatus = indexedBy("jobs", ["status", "created_at"]);
+    const byStatus = indexedBy(jobs, ["status", "created_at"]);
     const expired = await db.all<{ id: string }>(sql`
       SELECT id FROM jobs${byStatus} WHERE status = 'done' AND created_at <= ${isoSeconds(now - 5 * DAY_MS)}
       UNION ALL
@@ -54,11 +55,11 @@ export async function runJobRetention(
     // rawBatch: drizzle's own batch cannot bind the parameters of raw `sql` queries.
     await rawBatch(env.DB, [
       // Each names its job index: an `IN` on a key is costed against a scan of a table believed small.
-      sql`DELETE FROM job_logs${indexedBy("job_logs", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
-      sql`DELETE FROM job_chunks${indexedBy("job_chunks", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
-      sql`DELETE FROM job_chunk_ranges${indexedBy("job_chunk_ranges", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
-      sql`DELETE FROM job_exports${indexedBy("job_exports", ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
-      sql`DELETE FROM jobs${indexedBy("jobs", ["id"])} WHERE id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_logs${indexedBy(jobLogs, ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_chunks${indexedBy(jobChunks, ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_chunk_ranges${indexedBy(jobChunkRanges, ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM job_exports${indexedBy(jobExports, ["job_id"])} WHERE job_id IN (SELECT value FROM json_each(${ids}))`,
+      sql`DELETE FROM jobs${indexedBy(jobs, ["id"])} WHERE id IN (SELECT value FROM json_each(${ids}))`,
     ]);
     deleted += expired.length;
   }

@@ -1,14 +1,14 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ChangedProducts } from "../../db/cache-generations.ts";
+import { products, variants } from "../../db/schema/index.ts";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import { jsonKeys } from "../../db/stated-plans.ts";
 import {
   changedByDelete,
   deleteJson,
   insertJson,
   type JsonRow,
-  type SqlColumn,
-  type SqlRow,
   STAMP_COLUMN,
   stampByUpsert,
   updateJson,
@@ -125,9 +125,10 @@ export class RowOps {
     const productIds = new Set<number>();
     const variantIds = new Set<number>();
     const id = (value: unknown) => (typeof value === "number" ? value : undefined);
-    for (const { table, row } of this.log) {
-      const product = id(table === "products" ? row.id : row.product_id);
-      const variant = id(table === "variants" ? row.id : row.variant_id);
+    for (const { table: name, row } of this.log) {
+      const table = this.tables.get(name);
+      const product = id(table === products ? row.id : row.product_id);
+      const variant = id(table === variants ? row.id : row.variant_id);
       if (product !== undefined) productIds.add(product);
       else if (variant !== undefined) variantIds.add(variant);
       else return undefined;
@@ -187,14 +188,14 @@ export class RowOps {
       const name = getTableName(table);
       const ops = byTable.get(name) as TableOps;
       const upsert = upsertTables.has(table);
-      const stamped = STAMPED_OWNERS[name];
+      const stamped = STAMPED_OWNERS.get(table);
       if (now && stamped) {
-        out.push(...ownerStamps(stamped.owner, name, ops, upsert, stamped.column, now));
+        out.push(...ownerStamps(stamped.owner, table, ops, upsert, stamped.column, now));
         if (stamped.owner === ROLLUP.table)
           for (const id of ownerValues(ops, stamped.column)) rollupIds.add(id);
       }
-      if (name === ROLLUP.table) for (const id of ownerValues(ops, "id")) rollupIds.add(id);
-      out.push(...tableStatements(name, ops, upsert));
+      if (table === ROLLUP.table) for (const id of ownerValues(ops, "id")) rollupIds.add(id);
+      out.push(...tableStatements(table, ops, upsert));
     }
     if (now && rollupIds.size > 0) out.push(stampRollup([...rollupIds], now));
     return out;
@@ -213,8 +214,8 @@ function ownerValues(ops: TableOps, column: string): unknown[] {
 
 /** Stamps the owners (`column`) whose rows of `table` the ops would change, before they run. */
 function ownerStamps(
-  owner: string,
-  table: string,
+  owner: SQLiteTable,
+  table: SQLiteTable,
   ops: TableOps,
   upsert: boolean,
   column: string,
@@ -238,14 +239,17 @@ function ownerStamps(
 }
 
 /** Stamps the owners a SELECT of `id`s names (materialized: the owner is searched per id). */
-const stampOwners = (owner: string, changed: SQL, now: string): SQL =>
-  sql`UPDATE ${sql.identifier(owner)} SET ${sql.identifier(STAMP_COLUMN)} = ${now} FROM (${changed} LIMIT -1) AS c WHERE ${sql.identifier(owner)}.id = c.id AND ${sql.identifier(owner)}.${sql.identifier(STAMP_COLUMN)} IS NOT ${now}`;
+const stampOwners = (ownerTable: SQLiteTable, changed: SQL, now: string): SQL => {
+  const owner = sql.identifier(getTableName(ownerTable));
+  const stamp = sql.identifier(STAMP_COLUMN);
+  return sql`UPDATE ${owner} SET ${stamp} = ${now} FROM (${changed} LIMIT -1) AS c WHERE ${owner}.id = c.id AND ${owner}.${stamp} IS NOT ${now}`;
+};
 
 /** Stamps the parent of every variant among `ids` stamped `now` (after every write of the plan). */
 const stampRollup = (ids: unknown[], now: string): SQL => {
-  const { table, parent, column } = ROLLUP;
-  const t = sql.identifier(table);
-  const p = sql.identifier(parent);
+  const { table, owner, column } = ROLLUP;
+  const t = sql.identifier(getTableName(table));
+  const p = sql.identifier(getTableName(owner));
   const stamp = sql.identifier(STAMP_COLUMN);
   return sql`UPDATE ${p} SET ${stamp} = ${now} FROM (SELECT DISTINCT v.${sql.identifier(column)} AS id FROM ${jsonKeys(JSON.stringify(ids))} AS k CROSS JOIN ${t} AS v ON v.id = k.value WHERE v.${stamp} = ${now} LIMIT -1) AS c WHERE ${p}.id = c.id AND ${p}.${stamp} IS NOT ${now}`;
 };
@@ -284,7 +288,7 @@ function setGroups(ops: TableOps) {
   return [...groups.values()];
 }
 
-function tableStatements(table: string, ops: TableOps, upsert: boolean): SQL[] {
+function tableStatements(table: SQLiteTable, ops: TableOps, upsert: boolean): SQL[] {
   const out: SQL[] = [];
   for (const [keys, rows] of deletesByKeys(ops)) out.push(...deleteJson(table, keys, rows));
   for (const set of setGroups(ops))

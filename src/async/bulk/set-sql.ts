@@ -1,6 +1,8 @@
-import { type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import { indexedBy } from "../../db/stated-plans.ts";
-import { groupJson, ident, type JsonRow, STAMP_COLUMN, upsertJson } from "./bulk-sql.ts";
+import { groupJson, ident, STAMP_COLUMN, upsertJson } from "./bulk-sql.ts";
 
 /**
  * A sent set of rows replacing `owner`'s rows of `table` (a product's categories, its images): the
@@ -9,12 +11,12 @@ import { groupJson, ident, type JsonRow, STAMP_COLUMN, upsertJson } from "./bulk
  * writes only the members that differ. `sets` are the owners whose sets were sent, each with its
  * rows (carrying the owner, the member and `columns`); an empty set deletes every row.
  */
-export function replaceSetJson(
-  table: string,
-  owner: string,
-  member: string,
-  columns: string[],
-  sets: OwnedSet[],
+export function replaceSetJson<T extends SQLiteTable>(
+  table: T,
+  owner: SqlColumn<T>,
+  member: SqlColumn<T>,
+  columns: SqlColumn<T>[],
+  sets: OwnedSet<T>[],
 ) {
   const keys = [owner, member];
   return [
@@ -23,7 +25,7 @@ export function replaceSetJson(
     // owner's index (a bare `rowid IN` is a table scan under statistics that believe it small).
     ...extraMembers(table, owner, member, sets).map(
       (extra) =>
-        sql`DELETE FROM ${ident(table)}${indexedBy(table, [owner])} WHERE ${ident(owner)} IN (SELECT value FROM json_each(${JSON.stringify(sets.map((set) => set.value))})) AND rowid IN (SELECT c.rowid FROM ${extra})`,
+        sql`DELETE FROM ${ident(getTableName(table))}${indexedBy(table, [owner])} WHERE ${ident(owner)} IN (SELECT value FROM json_each(${JSON.stringify(sets.map((set) => set.value))})) AND rowid IN (SELECT c.rowid FROM ${extra})`,
     ),
     ...upsertJson(
       table,
@@ -39,27 +41,27 @@ export function replaceSetJson(
  * `replaceSetJson` would delete (its upserts: stampByUpsert). An owner is compared only while it is
  * not stamped yet: its stored rows are searched after the cheaper test (the `EXISTS` names its row).
  */
-export function stampExtraOwners(
-  ownerTable: string,
-  table: string,
-  owner: string,
-  member: string,
-  sets: OwnedSet[],
+export function stampExtraOwners<T extends SQLiteTable>(
+  ownerTable: SQLiteTable,
+  table: T,
+  owner: SqlColumn<T>,
+  member: SqlColumn<T>,
+  sets: OwnedSet<T>[],
   now: string,
 ): SQL[] {
   if (sets.length === 0) return [];
-  const o = ident(ownerTable);
+  const o = ident(getTableName(ownerTable));
   const stamp = ident(STAMP_COLUMN);
   return sentMembers(member, sets).map(
     (json) =>
-      sql`UPDATE ${o} SET ${stamp} = ${now} FROM ${ownerMembers(json)} WHERE ${o}.id = k.owner AND ${o}.${stamp} IS NOT ${now} AND EXISTS (SELECT 1 FROM ${ident(table)} AS c WHERE c.${ident(owner)} = ${o}.id AND c.${ident(member)} NOT IN (SELECT value FROM json_each(k.members)))`,
+      sql`UPDATE ${o} SET ${stamp} = ${now} FROM ${ownerMembers(json)} WHERE ${o}.id = k.owner AND ${o}.${stamp} IS NOT ${now} AND EXISTS (SELECT 1 FROM ${ident(getTableName(table))} AS c WHERE c.${ident(owner)} = ${o}.id AND c.${ident(member)} NOT IN (SELECT value FROM json_each(k.members)))`,
   );
 }
 
 /** One owner's sent set: its value and rows. */
-export interface OwnedSet {
+export interface OwnedSet<T extends SQLiteTable = SQLiteTable> {
   value: number;
-  rows: JsonRow[];
+  rows: SqlRow<T>[];
 }
 
 /**
@@ -67,15 +69,20 @@ export interface OwnedSet {
  * its rows searched by the owner and checked against that short list (one `json_each` per owner;
  * a `(owner, member) NOT IN (every sent row)` took 150 ms for 1,000 products' categories).
  */
-function extraMembers(table: string, owner: string, member: string, sets: OwnedSet[]): SQL[] {
+function extraMembers<T extends SQLiteTable>(
+  table: T,
+  owner: SqlColumn<T>,
+  member: SqlColumn<T>,
+  sets: OwnedSet<T>[],
+): SQL[] {
   return sentMembers(member, sets).map(
     (json) =>
-      sql`${ownerMembers(json)} CROSS JOIN ${ident(table)} AS c ON c.${ident(owner)} = k.owner WHERE c.${ident(member)} NOT IN (SELECT value FROM json_each(k.members))`,
+      sql`${ownerMembers(json)} CROSS JOIN ${ident(getTableName(table))} AS c ON c.${ident(owner)} = k.owner WHERE c.${ident(member)} NOT IN (SELECT value FROM json_each(k.members))`,
   );
 }
 
 /** Each owner with its sent members, `[[owner, [member, …]], …]`, in JSON parameters of bounded size. */
-const sentMembers = (member: string, sets: OwnedSet[]) =>
+const sentMembers = <T extends SQLiteTable>(member: SqlColumn<T>, sets: OwnedSet<T>[]) =>
   groupJson(sets.map((set) => JSON.stringify([set.value, set.rows.map((r) => r[member])])));
 
 /** The rows of `sentMembers` as a table `k (owner, members)`. */

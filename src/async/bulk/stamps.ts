@@ -1,8 +1,7 @@
-import { getTableName } from "drizzle-orm";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   productCategories,
   productImages,
-  products,
   productTranslations,
   variantPrices,
   variants,
@@ -17,14 +16,30 @@ import {
  * `updated_at` for price and stock changes).
  */
 
-/** Child table → its owner table and the column naming the owner, by SQL names. */
-export const STAMPED_OWNERS: Readonly<Record<string, { owner: string; column: string }>> = {
-  [getTableName(productTranslations)]: { owner: getTableName(products), column: "product_id" },
-  [getTableName(productImages)]: { owner: getTableName(products), column: "product_id" },
-  [getTableName(productCategories)]: { owner: getTableName(products), column: "product_id" },
-  [getTableName(variantTranslations)]: { owner: getTableName(variants), column: "variant_id" },
-  [getTableName(variantPrices)]: { owner: getTableName(variants), column: "variant_id" },
-};
+interface OwnerLink {
+  /** The table whose rows are stamped. */
+  owner: SQLiteTable;
+  /** The SQL name of the column naming the owner's row. */
+  column: string;
+}
 
-/** A stamped variant stamps its product: the variant table, its parent and the column naming it. */
-export const ROLLUP = { table: getTableName(variants), parent: getTableName(products), column: "product_id" };
+/** The table `column` references, by its foreign key: the owner of the column's rows. */
+function ownerOf(column: SQLiteColumn): OwnerLink {
+  const fk = getTableConfig(column.table).foreignKeys.find((f) => f.reference().columns[0] === column);
+  if (!fk) throw new Error(`${column.name} references no table`);
+  return { owner: fk.reference().foreignTable, column: column.name };
+}
+
+/** Child table → its owner and the column naming the owner, from the columns below. */
+export const STAMPED_OWNERS: ReadonlyMap<SQLiteTable, OwnerLink> = new Map(
+  [
+    productTranslations.productId,
+    productImages.productId,
+    productCategories.productId,
+    variantTranslations.variantId,
+    variantPrices.variantId,
+  ].map((column) => [column.table, ownerOf(column)]),
+);
+
+/** A stamped variant stamps its product: the variant table, its owner and the column naming it. */
+export const ROLLUP = { table: variants, ...ownerOf(variants.productId) };

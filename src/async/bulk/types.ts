@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CacheDomain } from "../../db/cache-generations.ts";
 import type { BULK_JOB_TYPES, EXPORT_JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
@@ -98,6 +99,18 @@ export interface Plan {
    */
   unchanged?: SQL;
 }
+
+/**
+ * The plan of the records planned into `ops`: its statements write the ops (merging rows of
+ * `upsertTables` by key, inserting those missing) and stamp what they change with `now`.
+ */
+export const planOf = (
+  outcomes: RecordOutcome[],
+  ops: RowOps,
+  now: string,
+  unchanged: SQL,
+  upsertTables: ReadonlySet<SQLiteTable> = new Set(),
+): Plan => ({ outcomes, statements: ops.statements(upsertTables, now), ops, unchanged });
 
 /**
  * One bulk operation: validates its records (reading what it needs in a few set-based queries)

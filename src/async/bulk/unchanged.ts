@@ -1,4 +1,5 @@
-import { type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { STAMP_COLUMN } from "./bulk-sql.ts";
 
 /*
@@ -12,9 +13,9 @@ import { STAMP_COLUMN } from "./bulk-sql.ts";
 const stamp = sql.identifier(STAMP_COLUMN);
 
 /** Records each standing for the row of `table` with one of `ids` (one id per record, repeats count). */
-export function unchangedById(table: string, ids: readonly number[], now: string): SQL {
+export function unchangedById(table: SQLiteTable, ids: readonly number[], now: string): SQL {
   if (ids.length === 0) return sql`0`;
-  return sql`(SELECT count(*) FROM json_each(${JSON.stringify(ids)}) AS r CROSS JOIN ${sql.identifier(table)} AS t ON t.id = r.value WHERE t.${stamp} IS NOT ${now})`;
+  return sql`(SELECT count(*) FROM json_each(${JSON.stringify(ids)}) AS r CROSS JOIN ${sql.identifier(getTableName(table))} AS t ON t.id = r.value WHERE t.${stamp} IS NOT ${now})`;
 }
 
 /** A count known when planning (records that had nothing to write) added to an expression. */

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
-import type { RecordProblems } from "./record-errors.ts";
+import { RecordProblems } from "./record-errors.ts";
+import type { ChunkRecord } from "./types.ts";
 
 /**
  * Record-level validation of bulk payloads with zod: a missing required field is
@@ -95,3 +96,23 @@ export function validateMatchable<T extends z.ZodObject>(
   for (const f of badKeys) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
   return missing.length > 0 || badKeys.length > 0 ? null : result;
 }
+
+/** A record of a chunk with the problems its check found and, when it can be planned, what the check returned. */
+export interface CheckedRecord<V> {
+  chunkRecord: ChunkRecord;
+  problems: RecordProblems;
+  valid?: V;
+}
+
+/**
+ * Each record of a chunk checked by `check` (which adds what it finds to `problems`), in payload
+ * order: a record whose check returns null or undefined cannot be planned and fails with its problems.
+ */
+export const checkRecords = <V>(
+  records: readonly ChunkRecord[],
+  check: (data: unknown, problems: RecordProblems) => V | null | undefined,
+): CheckedRecord<V>[] =>
+  records.map((chunkRecord) => {
+    const problems = new RecordProblems();
+    return { chunkRecord, problems, valid: check(chunkRecord.data, problems) ?? undefined };
+  });

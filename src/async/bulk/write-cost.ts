@@ -47,8 +47,11 @@ for (const table of Object.values(schema)) {
   ]);
 }
 
-/** The indexes of a table (by SQL name): what each written row of it adds. */
-export const tableIndexes = (table: string): readonly IndexCost[] => INDEXES.get(table) ?? [];
+/** The indexes of a table by its SQL name (as a statement's text names it). */
+const indexesNamed = (name: string): readonly IndexCost[] => INDEXES.get(name) ?? [];
+
+/** The indexes of a table: what each written row of it adds. */
+export const tableIndexes = (table: SQLiteTable): readonly IndexCost[] => indexesNamed(getTableName(table));
 
 /**
  * Rows written by a statement that changed `changes` rows: its table's row and index entries, as
@@ -62,14 +65,14 @@ export function rowsWrittenBy(
   const insert = /^INSERT INTO "?(\w+)"? \(([^)]*)\)/.exec(text);
   if (insert) {
     const table = insert[1] as string;
-    const plain = tableIndexes(table).filter((i) => i.notNull.length === 0).length;
+    const plain = indexesNamed(table).filter((i) => i.notNull.length === 0).length;
     const perRow = 1 + plain + (TRIGGER_WRITES[table]?.insert ?? 0);
     return changes * perRow + qualifyingRows(table, insert[2] as string, statement.params, changes);
   }
   const update = /^UPDATE "?(\w+)"? SET (.*?) (FROM|WHERE) /s.exec(text);
   if (update) {
     const set = [...(update[2] as string).matchAll(/(?:^|, )"?(\w+)"? = /g)].map((m) => m[1] as string);
-    const touched = tableIndexes(update[1] as string).filter((i) =>
+    const touched = indexesNamed(update[1] as string).filter((i) =>
       [...i.columns, ...i.notNull].some((c) => set.includes(c)),
     ).length;
     return changes * (1 + touched);
@@ -90,7 +93,7 @@ function qualifyingRows(
   params: readonly unknown[],
   changes: number,
 ): number {
-  const partial = tableIndexes(table).filter((i) => i.notNull.length > 0);
+  const partial = indexesNamed(table).filter((i) => i.notNull.length > 0);
   if (partial.length === 0) return 0;
   const columns = columnList.split(",").map((c) => c.trim().replace(/^"|"$/g, ""));
   const json = params.find((p): p is string => typeof p === "string" && p.startsWith("["));

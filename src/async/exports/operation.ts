@@ -17,7 +17,7 @@ export type ExportBounds = Record<string, number>;
  * One export: the route starting it, the listed resource whose filters select its rows (walked in
  * id order, a page per statement batch), and how a page's rows become records in the shape of the
  * matching bulk operation. Each lives next to its resource (`<name>.export.ts`) and is listed once
- * in src/resources/export-operations.ts.
+ * in src/resources/job-operations.ts.
  */
 export interface ExportOperation<T extends ExportJobType = ExportJobType> {
   type: T;

@@ -1,3 +1,5 @@
+import { joinBytes } from "../../lib/bytes.ts";
+
 const encoder = new TextEncoder();
 
 /**
@@ -50,21 +52,10 @@ export class PartBuffer {
    * filled from the overflow first.
    */
   cut(whole = false): [Uint8Array, Uint8Array] {
-    const rest = joined(this.overflow, this.overflowBytes);
+    const rest = joinBytes(this.overflow, this.overflowBytes);
     const fill = Math.min(this.partBytes - this.used, rest.length);
     this.part.set(rest.subarray(0, fill), this.used);
     const length = whole ? this.used + fill : this.partBytes;
     return [this.part.subarray(0, Math.min(length, this.used + fill)), rest.subarray(fill)];
   }
-}
-
-function joined(pieces: Uint8Array[], size: number): Uint8Array {
-  if (pieces.length === 1) return pieces[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
 }

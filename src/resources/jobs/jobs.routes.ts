@@ -4,6 +4,7 @@ import { closeJob } from "../../async/bulk/finalize.ts";
 import { exportResult } from "../../async/exports/result.ts";
 import { getResource } from "../../conventions/engine.ts";
 import { conventionQuerySchema } from "../../conventions/query-schema.ts";
+import type { AnyResource } from "../../conventions/resource.ts";
 import type { MountRoute } from "../../conventions/routes.ts";
 import { batch, countTrip } from "../../db/client.ts";
 import { jobs } from "../../db/schema/index.ts";
@@ -13,19 +14,24 @@ import { defineRoute } from "../../http/route.ts";
 import { onJobFinalized } from "../webhooks/job-finalized.ts";
 import { jobIdParam } from "./jobs.schema.ts";
 
+/** What a route on one job has: `/api/v1/jobs/{id}/<action>`, the job id, the jobs tag. */
+const onJob = <M extends "get" | "post">(resource: AnyResource, method: M, action: string) => ({
+  method,
+  path: `/api/v1${resource.path}/{id}/${action}`,
+  tags: [resource.tag],
+  params: jobIdParam,
+});
+
 const cancelJob: MountRoute = (app, resource) =>
   defineRoute(
     app,
     {
-      method: "post",
-      path: `/api/v1${resource.path}/{id}/cancel`,
+      ...onJob(resource, "post", "cancel"),
       operationId: "cancelJob",
       summary: "Cancel a job",
       description:
         "Stops a `pending` or `running` job: it ends at once, before any chunk not yet committed (a chunk in flight is not applied). Records not processed count as failed, with one `OTHER` log entry saying the job was canceled; the final status follows the usual rule (`failed` when no record succeeded, else `done_with_errors`) and subscribed webhooks fire as for any final state. A job already final is 409.",
-      tags: [resource.tag],
       scope: "write",
-      params: jobIdParam,
       query: conventionQuerySchema(resource, "single"),
       responses: {
         202: {
@@ -71,15 +77,12 @@ const jobResult: MountRoute = (app, resource) =>
   defineRoute(
     app,
     {
-      method: "get",
-      path: `/api/v1${resource.path}/{id}/result`,
+      ...onJob(resource, "get", "result"),
       operationId: "getJobResult",
       summary: "Download the file of an export job",
       description:
         "Streams the file an export job (`products_export`, `variants_export`) wrote, once the job is final: JSONL (`application/x-ndjson`, one record per line) or CSV (`text/csv`, a header row, then one record per row), as an attachment, gzip-compressed when `Accept-Encoding` allows. 409 while the job is `pending` or `running`; 404 for a job that has no file (not an export, or an export canceled before its file was complete). The file goes with the job (retention).",
-      tags: [resource.tag],
       scope: "read",
-      params: jobIdParam,
       responses: {
         200: {
           description: "The file",

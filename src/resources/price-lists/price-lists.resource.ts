@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq, getTableColumns, getTableName, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { column } from "../../conventions/column-field.ts";
 import { boolFilter, idsFilter, stringsFilter } from "../../conventions/filters.ts";
 import { loader } from "../../conventions/loader.ts";
@@ -45,7 +45,7 @@ function discountsLoader<K extends DiscountKind>(
         // The link's key index named: with the demo seed's statistics (a few link rows) SQLite read
         // the whole link table once per discount instead.
         .leftJoin(
-          sql`${link.table}${indexedBy(getTableName(link.table), [link.discountId.name])}`,
+          sql`${link.table}${indexedBy(link.table, [link.discountId.name])}`,
           eq(link.discountId, priceListDiscounts.id),
         )
         .leftJoin(target.table, eq(target.id, link.targetId))

@@ -1,18 +1,23 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import type { SqlColumn, SqlRow } from "../../async/bulk/bulk-sql.ts";
 import { rememberedRows, rowKey } from "../../async/bulk/dry-run-memory.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { failed, identifiersOf, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { type JobRow, type Processor, planOf, type RecordOutcome } from "../../async/bulk/types.ts";
 import { plus } from "../../async/bulk/unchanged.ts";
-import { validateMatchable } from "../../async/bulk/validate.ts";
+import { checkRecords, validateMatchable } from "../../async/bulk/validate.ts";
 import { amountString, nonEmpty, positiveInt } from "../../conventions/write/field-rules.ts";
 import { priceListVariantPrices } from "../../db/schema/index.ts";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import { SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "../variants/variants.bulk-match.ts";
+import {
+  matchVariants,
+  onlyMatch,
+  type VariantKey,
+  type VariantMatchBy,
+} from "../variants/variants.bulk-match.ts";
 
 export const PRICE_MATCH_BY = ["variant_id", "variant_internal_id", "ean", "sku_supplier"] as const;
 type PriceMatchBy = (typeof PRICE_MATCH_BY)[number];
@@ -59,35 +64,28 @@ const optionsOf = (job: JobRow) =>
 
 /** Fixed variant prices of one price list: `upsert` creates or merges entries, `delete` removes them. */
 export const priceListPrices: Processor = {
-  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+  async plan(ctx, records) {
     const { options, price_list_id: priceListId } = optionsOf(ctx.job);
     const fields = IDENTIFIER_FIELDS[options.match_by];
     const now = isoSeconds();
-    const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<
-      number,
-      { record: Partial<z.output<typeof PriceListPriceRecord>>; invalid: Set<string> }
-    >();
-    const keys: VariantKey[] = [];
-    for (const { index, data } of records) {
-      const problems = new RecordProblems();
-      problemsOf.set(index, problems);
+    const checked = checkRecords(records, (data, problems) => {
       const valid = validateMatchable(PriceListPriceRecord, data, { by: options.match_by, fields }, problems);
-      if (!valid) continue;
-      const { value: record, invalid } = valid;
-      if (record.price && record.price.currency_code !== SHOP_CURRENCY) {
+      if (valid?.value.price && valid.value.price.currency_code !== SHOP_CURRENCY) {
         problems.add("INVALID_FIELD_VALUE", "price.currency_code", `must be ${SHOP_CURRENCY}`);
       }
-      parsed.set(index, { record, invalid });
-      keys.push({
-        index,
-        id: record.variant_id,
-        internal_id: record.variant_internal_id,
-        ean: record.ean,
-        sku: record.sku,
-        supplier_internal_id: record.supplier_internal_id,
-      });
-    }
+      return valid;
+    });
+    const keys: VariantKey[] = checked.flatMap(({ chunkRecord: { index }, valid }) => {
+      if (!valid) return [];
+      const {
+        variant_id: id,
+        variant_internal_id: internal_id,
+        ean,
+        sku,
+        supplier_internal_id,
+      } = valid.value;
+      return [{ index, id, internal_id, ean, sku, supplier_internal_id }];
+    });
     // The matches and whether each already has a fixed price in this list, in one query.
     const matches = await matchVariants(ctx.env.DB, VARIANT_BY[options.match_by], keys, { priceListId });
     const priced = new Set([...matches.values()].flatMap((m) => m.filter((v) => v.priced).map((v) => v.id)));
@@ -106,27 +104,17 @@ export const priceListPrices: Processor = {
     /** Variants whose entry a succeeded upsert record wrote; delete records with nothing to delete. */
     const written: number[] = [];
     let nothingToDelete = 0;
-    for (const chunkRecord of records) {
+    for (const { chunkRecord, problems, valid } of checked) {
       const { index } = chunkRecord;
-      const problems = problemsOf.get(index) as RecordProblems;
       const identifiers = priceListPrices.identify(ctx.job, chunkRecord);
-      const { record, invalid } = parsed.get(index) ?? {};
-      const found = matches.get(index) ?? [];
-      if (record && found.length === 0)
-        problems.add("NOT_FOUND", null, `No variant matches this ${options.match_by}`);
-      if (record && found.length > 1) {
-        problems.add(
-          "AMBIGUOUS_MATCH",
-          null,
-          `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
-        );
-      }
-      if (!record || found.length !== 1) {
+      const variant = valid && onlyMatch(matches.get(index) ?? [], problems, options.match_by);
+      if (!valid || !variant) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
-      const variantId = (found[0] as { id: number }).id;
-      if (options.mode === "upsert" && !priced.has(variantId) && !record.price && !invalid?.has("price")) {
+      const { value: record, invalid } = valid;
+      const variantId = variant.id;
+      if (options.mode === "upsert" && !priced.has(variantId) && !record.price && !invalid.has("price")) {
         problems.add("MISSING_REQUIRED_FIELD", "price", "is required to create a fixed price");
       }
       if (!problems.empty) {
@@ -185,12 +173,7 @@ export const priceListPrices: Processor = {
         ? sql`0`
         : sql`(SELECT count(*) FROM json_each(${JSON.stringify(written)}) AS r CROSS JOIN price_list_variant_prices AS t
             ON t.price_list_id = ${priceListId} AND t.variant_id = r.value WHERE t.updated_at IS NOT ${now})`;
-    return {
-      outcomes,
-      statements: ops.statements(new Set(), now),
-      ops,
-      unchanged: plus(unchanged, nothingToDelete),
-    };
+    return planOf(outcomes, ops, now, plus(unchanged, nothingToDelete));
   },
 
   identify: (job, { index, data }) =>

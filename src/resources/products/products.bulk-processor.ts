@@ -1,55 +1,42 @@
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { updateJson } from "../../async/bulk/bulk-sql.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { failed, identifiersOf, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { type JobRow, type Processor, planOf, type RecordOutcome } from "../../async/bulk/types.ts";
 import { unchangedById } from "../../async/bulk/unchanged.ts";
-import { validateMatchable } from "../../async/bulk/validate.ts";
-import { productTranslations, variantPrices, variantTranslations } from "../../db/schema/index.ts";
+import { checkRecords, validateMatchable } from "../../async/bulk/validate.ts";
+import { products, productTranslations, variants } from "../../db/schema/index.ts";
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
+import { VARIANT_UPSERT_TABLES } from "../variants/variants.bulk-fields.ts";
 import { Allocator, ExistingVariants, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
 import { layRememberedRows } from "./products.bulk-dry-run.ts";
 import { type ExistingProduct, lookupProducts } from "./products.bulk-lookups.ts";
 import { type ProductRecord, ProductUpsertRecord } from "./products.bulk-record.ts";
 import { checkReferences, planCreate, planUpdate } from "./products.bulk-writes.ts";
 
-const UPSERT_TABLES = new Set<SQLiteTable>([productTranslations, variantTranslations, variantPrices]);
+const UPSERT_TABLES = new Set([productTranslations, ...VARIANT_UPSERT_TABLES]);
 
 /**
  * Products bulk upsert: `match_by: id` updates only; `match_by: internal_id` creates when nothing
  * matches. A product record and its nested variants succeed or fail together.
  */
 export const productsUpsert: Processor = {
-  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+  async plan(ctx, records) {
     const matchBy = matchByOf(ctx.job);
     const now = isoSeconds();
-    const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<number, ProductRecord>();
-    const invalidOf = new Map<number, Set<string>>();
-    for (const { index, data } of records) {
-      const problems = new RecordProblems();
-      problemsOf.set(index, problems);
-      const valid = validateMatchable(
-        ProductUpsertRecord,
-        data,
-        { by: matchBy, fields: [matchBy] },
-        problems,
-      );
-      if (!valid) continue;
-      const { value: record, invalid } = valid;
-      invalidOf.set(index, invalid);
-      // Records with invalid fields are still matched, so NOT_FOUND outranks their field errors.
-      parsed.set(index, record);
-    }
-    const slugBases = [...parsed.values()].flatMap((r) =>
+    const checked = checkRecords(records, (data, problems) =>
+      validateMatchable(ProductUpsertRecord, data, { by: matchBy, fields: [matchBy] }, problems),
+    );
+    // Records with invalid fields are still matched, so NOT_FOUND outranks their field errors.
+    const parsed = checked.flatMap(({ valid }) => (valid ? [valid.value] : []));
+    const slugBases = parsed.flatMap((r) =>
       Object.entries(r.translations ?? {}).flatMap(([locale, t]) => {
         const base = t?.name ? slugify(t.name) : "";
         return base ? [{ locale, base }] : [];
       }),
     );
-    const found = await lookupProducts(ctx.env.DB, matchBy, [...parsed.values()], slugBases);
-    if (ctx.dryRun) await layRememberedRows(ctx.env.DB, found, ctx.dryRun, matchBy, [...parsed.values()]);
+    const found = await lookupProducts(ctx.env.DB, matchBy, parsed, slugBases);
+    if (ctx.dryRun) await layRememberedRows(ctx.env.DB, found, ctx.dryRun, matchBy, parsed);
     const byKey = new Map<string | number, ExistingProduct>(
       found.products.map((p) => [matchBy === "id" ? p.id : (p.internal_id as string), p]),
     );
@@ -63,14 +50,13 @@ export const productsUpsert: Processor = {
     const supplierChanges: { product_id: number; supplier_id: number | null }[] = [];
     const outcomes: RecordOutcome[] = [];
     const written: number[] = [];
-    for (const chunkRecord of records) {
+    for (const { chunkRecord, problems, valid } of checked) {
       const { index } = chunkRecord;
-      const problems = problemsOf.get(index) as RecordProblems;
-      const record = parsed.get(index);
-      if (!record) {
+      if (!valid) {
         outcomes.push(failed(index, productsUpsert.identify(ctx.job, chunkRecord), problems));
         continue;
       }
+      const { value: record, invalid } = valid;
       const existing = byKey.get(record[matchBy] as string | number);
       if (!existing && matchBy === "id") {
         problems.add("NOT_FOUND", "id", `No product has id ${record.id}`);
@@ -81,7 +67,7 @@ export const productsUpsert: Processor = {
       const context = {
         record,
         problems,
-        invalid: invalidOf.get(index) ?? new Set<string>(),
+        invalid,
         now,
         allocator,
         variants: existingVariants,
@@ -104,11 +90,11 @@ export const productsUpsert: Processor = {
       written.push(productId);
       outcomes.push(succeeded(index));
     }
-    const statements = ops.statements(UPSERT_TABLES, now);
-    // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
-    statements.push(...updateJson("variants", ["product_id"], ["supplier_id"], supplierChanges));
     // A product is stamped when it, its rows or one of its variants changed (or it is new).
-    return { outcomes, statements, ops, unchanged: unchangedById("products", written, now) };
+    const plan = planOf(outcomes, ops, now, unchangedById(products, written, now), UPSERT_TABLES);
+    // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
+    plan.statements.push(...updateJson(variants, ["product_id"], ["supplier_id"], supplierChanges));
+    return plan;
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),

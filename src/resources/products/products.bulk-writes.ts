@@ -1,9 +1,9 @@
-import type { SqlRow } from "../../async/bulk/bulk-sql.ts";
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
 import type { RowOps } from "../../async/bulk/row-ops.ts";
 import { columnChanges, sqlName } from "../../conventions/write/column-changes.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
 import { productCategories, productImages, products, productTranslations } from "../../db/schema/index.ts";
+import type { SqlRow } from "../../db/sql-row.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { Allocator, PlanContext } from "./products.bulk-context.ts";
 import type { ExistingProduct } from "./products.bulk-lookups.ts";

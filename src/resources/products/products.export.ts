@@ -1,9 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { ExportOperation, ExportRow } from "../../async/exports/operation.ts";
 import { SUPPORTED_LOCALES } from "../../lib/locales.ts";
-import { groupBy, variantBound, variantLine, variantRecords } from "../variants/variants.export-records.ts";
+import { catalogExport, groupBy, variantLine, variantRecords } from "../variants/variants.export-records.ts";
 import { ProductUpsertRecord } from "./products.bulk-record.ts";
-import { productResource } from "./products.resource.ts";
 
 /** The translated fields of a products upsert record, as stored. */
 const TEXT_FIELDS = [
@@ -66,13 +65,9 @@ function productLines([heads = [], translations = [], variants = []]: ExportRow[
 }
 
 export const productsExport = {
-  type: "products_export",
-  route: { path: "/api/v1/products/export", operationId: "exportProducts", tag: "Products" },
-  summary: "Export products (asynchronous)",
+  ...catalogExport("Products"),
   description:
     "Starts a job (type `products_export`) writing every product matching `filters` (the filters of `GET /api/v1/products`) to a file: one products upsert record per line (`ProductBulkRecord`: the product with its categories, images, translations in every locale and its variants with their prices), in JSONL or CSV. Read it from `GET /api/v1/jobs/{id}/result` once the job is final; pushing it back unchanged (`match_by: id`) changes nothing. `summary.total_records` is the number of products counted when the job starts, `processed_records` the lines written so far.",
-  resource: productResource,
-  bounds: variantBound,
   count: (rows) => sql`SELECT count(*) AS n FROM (${rows})`,
   statements: (page, bounds) => [productHeads(page), productTranslations(page), variantRecords(page, bounds)],
   lines: productLines,

@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { type SQL, sql } from "drizzle-orm";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { failed, identifiersOf, type RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
-import type { ChunkRecord, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
-import { validateFields } from "../../async/bulk/validate.ts";
+import { type Processor, planOf, type RecordOutcome } from "../../async/bulk/types.ts";
+import { checkRecords, validateFields } from "../../async/bulk/validate.ts";
 import { nonEmpty } from "../../conventions/write/field-rules.ts";
 import { rawBatch } from "../../db/raw.ts";
 import { products, variants } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { collectMatches, matchQuery, type VariantKey } from "./variants.bulk-match.ts";
+import { collectMatches, matchQuery, onlyMatch, type VariantKey } from "./variants.bulk-match.ts";
 
 export const LinkIdentifiersItem = z
   .object({
@@ -24,7 +24,6 @@ export const LinkIdentifiersItem = z
       "Matches one variant by `ean`, or by `sku` with `supplier_internal_id` (exactly one option), and assigns `product_internal_id` and/or `variant_internal_id`.",
   });
 
-/** Links merchant internal ids to exactly one matching variant and/or its product; creates nothing. */
 /**
  * Records that changed nothing: their variant was not stamped, nor their product when they set its
  * internal id (a stamped variant stamps its product too, so a record setting only the variant's id
@@ -38,49 +37,56 @@ function unchangedLinks(written: [number, 0 | 1][], now: string): SQL {
       AND (r.value ->> 1 = 0 OR NOT EXISTS (SELECT 1 FROM products AS p WHERE p.id = v.product_id AND p.updated_at = ${now})))`;
 }
 
+/**
+ * A record's item and which identifier matches it (`ean`, else `sku` with `supplier_internal_id`);
+ * null when it names no one way to match or nothing to assign. Its other invalid fields are
+ * recorded and it is still matched.
+ */
+function checkLink(data: unknown, problems: RecordProblems) {
+  const raw = (data ?? {}) as Record<string, unknown>;
+  const { value: item, invalid } = validateFields(LinkIdentifiersItem, data, problems);
+  const hasEan = raw.ean !== undefined;
+  const hasSku = raw.sku !== undefined || raw.supplier_internal_id !== undefined;
+  const before = problems.items.length;
+  if (hasEan === hasSku) {
+    problems.add(
+      "INVALID_IDENTIFIER",
+      hasEan ? "ean" : null,
+      "use exactly one of `ean` or `sku` + `supplier_internal_id`",
+    );
+  } else if (hasSku && (raw.sku === undefined || raw.supplier_internal_id === undefined)) {
+    problems.add(
+      "INVALID_IDENTIFIER",
+      raw.sku === undefined ? "sku" : "supplier_internal_id",
+      "is required with the other",
+    );
+  } else {
+    for (const f of ["ean", "sku", "supplier_internal_id"]) {
+      if (invalid.has(f)) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
+    }
+  }
+  if (raw.product_internal_id === undefined && raw.variant_internal_id === undefined) {
+    problems.add(
+      "INVALID_IDENTIFIER",
+      null,
+      "needs product_internal_id and/or variant_internal_id to assign",
+    );
+  }
+  return problems.items.length > before ? null : { item, hasEan };
+}
+
+/** Links merchant internal ids to exactly one matching variant and/or its product; creates nothing. */
 export const identifiersLink: Processor = {
-  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+  async plan(ctx, records) {
     const now = isoSeconds();
-    const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<number, Partial<z.output<typeof LinkIdentifiersItem>>>();
+    const checked = checkRecords(records, checkLink);
     const byEan: VariantKey[] = [];
     const bySku: VariantKey[] = [];
-    for (const { index, data } of records) {
-      const problems = new RecordProblems();
-      problemsOf.set(index, problems);
-      const raw = (data ?? {}) as Record<string, unknown>;
-      const { value: item, invalid } = validateFields(LinkIdentifiersItem, data, problems);
-      const hasEan = raw.ean !== undefined;
-      const hasSku = raw.sku !== undefined || raw.supplier_internal_id !== undefined;
-      const before = problems.items.length;
-      if (hasEan === hasSku) {
-        problems.add(
-          "INVALID_IDENTIFIER",
-          hasEan ? "ean" : null,
-          "use exactly one of `ean` or `sku` + `supplier_internal_id`",
-        );
-      } else if (hasSku && (raw.sku === undefined || raw.supplier_internal_id === undefined)) {
-        problems.add(
-          "INVALID_IDENTIFIER",
-          raw.sku === undefined ? "sku" : "supplier_internal_id",
-          "is required with the other",
-        );
-      } else {
-        for (const f of ["ean", "sku", "supplier_internal_id"]) {
-          if (invalid.has(f)) problems.add("INVALID_IDENTIFIER", f, "is not a valid identifier");
-        }
-      }
-      if (raw.product_internal_id === undefined && raw.variant_internal_id === undefined) {
-        problems.add(
-          "INVALID_IDENTIFIER",
-          null,
-          "needs product_internal_id and/or variant_internal_id to assign",
-        );
-      }
-      if (problems.items.length > before) continue;
-      parsed.set(index, item);
+    for (const { chunkRecord, valid } of checked) {
+      if (!valid) continue;
+      const { item, hasEan } = valid;
       (hasEan ? byEan : bySku).push({
-        index,
+        index: chunkRecord.index,
         ean: item.ean,
         sku: item.sku,
         supplier_internal_id: item.supplier_internal_id,
@@ -97,25 +103,16 @@ export const identifiersLink: Processor = {
     const outcomes: RecordOutcome[] = [];
     /** Per succeeded record: its variant, and whether it sets the product's internal id. */
     const written: [variant: number, product: 0 | 1][] = [];
-    for (const chunkRecord of records) {
+    for (const { chunkRecord, problems, valid } of checked) {
       const { index } = chunkRecord;
-      const problems = problemsOf.get(index) as RecordProblems;
-      const item = parsed.get(index);
       const identifiers = identifiersLink.identify(ctx.job, chunkRecord);
       const found = eanMatches.get(index) ?? skuMatches.get(index) ?? [];
-      if (item && found.length === 0) problems.add("NOT_FOUND", null, "No variant matches this identifier");
-      if (item && found.length > 1) {
-        problems.add(
-          "AMBIGUOUS_MATCH",
-          null,
-          `${found.length} variants match: ${found.map((v) => v.id).join(", ")}`,
-        );
-      }
-      const variant = found[0];
-      if (!item || !variant || !problems.empty) {
+      const variant = valid && onlyMatch(found, problems, "identifier");
+      if (!valid || !variant || !problems.empty) {
         outcomes.push(failed(index, identifiers, problems));
         continue;
       }
+      const { item } = valid;
       if (item.variant_internal_id !== undefined) {
         ops.merge(variants, ["id"], {
           id: variant.id,
@@ -134,12 +131,7 @@ export const identifiersLink: Processor = {
       outcomes.push(succeeded(index));
     }
     // Matching reads ean and sku, which no record changes: a dry run replays the earlier effects only.
-    return {
-      outcomes,
-      statements: ops.statements(new Set(), now),
-      ops,
-      unchanged: unchangedLinks(written, now),
-    };
+    return planOf(outcomes, ops, now, unchangedLinks(written, now));
   },
 
   identify: (_job, { index, data }) =>

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { SqlColumn, SqlRow } from "../../async/bulk/bulk-sql.ts";
 import type { RecordProblems } from "../../async/bulk/record-errors.ts";
 import type { RowOps } from "../../async/bulk/row-ops.ts";
 import { bulkTranslations } from "../../conventions/write/body-fields.ts";
@@ -14,6 +13,7 @@ import {
 } from "../../conventions/write/field-rules.ts";
 import { translationChanges } from "../../conventions/write/translations.ts";
 import { PUBLICATION_STATUSES, variantPrices, variants, variantTranslations } from "../../db/schema/index.ts";
+import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import { MARKET_KEYS, marketByKey, SHOP_CURRENCY } from "../../lib/locales.ts";
 import { toScale } from "../../lib/money.ts";
 import { variantResource } from "./variants.resource.ts";
@@ -78,6 +78,9 @@ type VariantWrite = {
  * variant of a job, and the bundle names each closure it creates (esbuild's keepNames) at a cost.
  */
 const at = (path: string, p: string) => (path ? `${path}.${p}` : p);
+
+/** The tables whose rows an existing variant's write merges by key, inserting those missing (upserts). */
+export const VARIANT_UPSERT_TABLES: readonly SQLiteTable[] = [variantTranslations, variantPrices];
 
 /** A new variant's rows cannot exist yet: they are inserted, not merged into existing ones. */
 function writeChild<T extends SQLiteTable>(

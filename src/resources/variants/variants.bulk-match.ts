@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { RecordProblems } from "../../async/bulk/record-errors.ts";
 import { rawAll } from "../../db/raw.ts";
 
 export const VARIANT_MATCH_BY = ["id", "internal_id", "ean", "sku_supplier"] as const;
@@ -86,4 +87,26 @@ export async function matchVariants(
 ) {
   if (keys.length === 0) return new Map<number, MatchedVariant[]>();
   return collectMatches(await rawAll<MatchRow>(d1, matchQuery(by, keys, options)));
+}
+
+/**
+ * The one variant a record matched: with none, NOT_FOUND ("No variant matches this `by`"); with
+ * several, AMBIGUOUS_MATCH naming them (and `by` too when `named`).
+ */
+export function onlyMatch<V extends { id: number }>(
+  found: readonly V[],
+  problems: RecordProblems,
+  by: string,
+  named = false,
+): V | undefined {
+  if (found.length === 0) problems.add("NOT_FOUND", null, `No variant matches this ${by}`);
+  if (found.length > 1) {
+    const ids = found.map((v) => v.id).join(", ");
+    problems.add(
+      "AMBIGUOUS_MATCH",
+      null,
+      `${found.length} variants match${named ? ` this ${by}` : ""}: ${ids}`,
+    );
+  }
+  return found.length === 1 ? found[0] : undefined;
 }

@@ -1,15 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { layRememberedMarkets } from "../../async/bulk/dry-run-memory.ts";
-import { failed, identifiersOf, RecordProblems, succeeded } from "../../async/bulk/record-errors.ts";
+import { failed, identifiersOf, succeeded } from "../../async/bulk/record-errors.ts";
 import { RowOps } from "../../async/bulk/row-ops.ts";
-import type { ChunkRecord, JobRow, Plan, Processor, RecordOutcome } from "../../async/bulk/types.ts";
+import { type JobRow, type Processor, planOf, type RecordOutcome } from "../../async/bulk/types.ts";
 import { unchangedById } from "../../async/bulk/unchanged.ts";
-import { validateMatchable } from "../../async/bulk/validate.ts";
-import { variantPrices, variantTranslations } from "../../db/schema/index.ts";
+import { checkRecords, validateMatchable } from "../../async/bulk/validate.ts";
+import { variants } from "../../db/schema/index.ts";
 import { isoSeconds } from "../../lib/time.ts";
-import { planVariantWrite, variantWriteShape } from "./variants.bulk-fields.ts";
-import { matchVariants, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
+import { planVariantWrite, VARIANT_UPSERT_TABLES, variantWriteShape } from "./variants.bulk-fields.ts";
+import { matchVariants, onlyMatch, type VariantKey, type VariantMatchBy } from "./variants.bulk-match.ts";
 
 export const VariantUpdateRecord = z
   .object({
@@ -30,28 +29,25 @@ const IDENTIFIER_FIELDS: Record<VariantMatchBy, string[]> = {
   sku_supplier: ["sku", "supplier_internal_id"],
 };
 
-const UPSERT_TABLES = new Set<SQLiteTable>([variantTranslations, variantPrices]);
+const UPSERT_TABLES = new Set(VARIANT_UPSERT_TABLES);
 
 const matchByOf = (job: JobRow) => (job.params.options as { match_by: VariantMatchBy }).match_by;
 
 /** Variants bulk update: updates existing variants only; unmatched is NOT_FOUND, several matches AMBIGUOUS_MATCH. */
 export const variantsUpdate: Processor = {
-  async plan(ctx, records: ChunkRecord[]): Promise<Plan> {
+  async plan(ctx, records) {
     const by = matchByOf(ctx.job);
     const fields = IDENTIFIER_FIELDS[by];
     const now = isoSeconds();
-    const keys: VariantKey[] = [];
-    const problemsOf = new Map<number, RecordProblems>();
-    const parsed = new Map<number, Partial<z.output<typeof VariantUpdateRecord>>>();
-    for (const { index, data } of records) {
-      const problems = new RecordProblems();
-      problemsOf.set(index, problems);
-      const valid = validateMatchable(VariantUpdateRecord, data, { by, fields }, problems);
-      if (!valid) continue;
-      const record = valid.value;
-      parsed.set(index, record);
-      keys.push({ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) });
-    }
+    const checked = checkRecords(
+      records,
+      (data, problems) => validateMatchable(VariantUpdateRecord, data, { by, fields }, problems)?.value,
+    );
+    const keys: VariantKey[] = checked.flatMap(({ chunkRecord: { index }, valid: record }) =>
+      record
+        ? [{ index, ...Object.fromEntries(fields.map((f) => [f, record[f as keyof typeof record]])) }]
+        : [],
+    );
     // The matches and the markets each matched variant already has a price in, in one query.
     const matches = await matchVariants(ctx.env.DB, by, keys, { markets: true });
     const markets = new Map<number, Set<string>>();
@@ -65,21 +61,10 @@ export const variantsUpdate: Processor = {
     const ops = new RowOps();
     const outcomes: RecordOutcome[] = [];
     const written: number[] = [];
-    for (const chunkRecord of records) {
+    for (const { chunkRecord, problems, valid: record } of checked) {
       const { index } = chunkRecord;
-      const problems = problemsOf.get(index) as RecordProblems;
-      const record = parsed.get(index);
-      const found = matches.get(index) ?? [];
-      if (record && found.length === 0) problems.add("NOT_FOUND", null, `No variant matches this ${by}`);
-      if (record && found.length > 1) {
-        problems.add(
-          "AMBIGUOUS_MATCH",
-          null,
-          `${found.length} variants match this ${by}: ${found.map((v) => v.id).join(", ")}`,
-        );
-      }
-      const variant = found[0];
-      if (!record || !variant || found.length > 1) {
+      const variant = record && onlyMatch(matches.get(index) ?? [], problems, by, true);
+      if (!record || !variant) {
         outcomes.push(failed(index, variantsUpdate.identify(ctx.job, chunkRecord), problems));
         continue;
       }
@@ -110,12 +95,7 @@ export const variantsUpdate: Processor = {
     }
     // A changed variant stamps its product too (incremental synchronization reads the product's
     // updated_at): RowOps' last statement.
-    return {
-      outcomes,
-      statements: ops.statements(UPSERT_TABLES, now),
-      ops,
-      unchanged: unchangedById("variants", written, now),
-    };
+    return planOf(outcomes, ops, now, unchangedById(variants, written, now), UPSERT_TABLES);
   },
 
   identify: (job, { index, data }) =>

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { ExportRow } from "../../async/exports/operation.ts";
 import { MARKET_KEYS, SUPPORTED_LOCALES } from "../../lib/locales.ts";
+import { productResource } from "../products/products.resource.ts";
 
 /*
  * A variant as an export record, built by SQLite as JSON text in parts the Worker joins: the
@@ -58,7 +59,23 @@ export function groupBy(rows: ExportRow[], key: string): Map<unknown, ExportRow[
   return groups;
 }
 
-export const variantBound = sql`SELECT coalesce(max(id), 0) AS variant FROM variants`;
+const variantBound = sql`SELECT coalesce(max(id), 0) AS variant FROM variants`;
+
+/**
+ * What the catalog's exports share: `POST /api/v1/<name>/export` starts a `<name>_export` job; the
+ * products' filters select its rows (a variants export writes the variants of the matching
+ * products), and variants created after it started are left out.
+ */
+export function catalogExport<Tag extends "Products" | "Variants">(tag: Tag) {
+  const name = tag.toLowerCase() as Lowercase<Tag>;
+  return {
+    type: `${name}_export` as const,
+    route: { path: `/api/v1/${name}/export`, operationId: `export${tag}`, tag },
+    summary: `Export ${name} (asynchronous)`,
+    resource: productResource,
+    bounds: variantBound,
+  };
+}
 
 /** How many variants (created before the export started) the products `rows` selects have. */
 export const variantCount = (rows: SQL, bound: number) =>
