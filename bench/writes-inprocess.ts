@@ -8,7 +8,8 @@
  *
  * Input: one JSON argument {bundle, sqliteFile, secret, records}. Output: JSON of WritesFeed[].
  */
-import { openDb } from "./lib/database.ts";
+import { appendFileSync } from "node:fs";
+import { openDb, statementCache } from "./lib/database.ts";
 import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
 import type { WritesFeed, WritesRun } from "./lib/writes-stage.ts";
 
@@ -18,6 +19,10 @@ interface Input {
   secret: string;
   /** Records per feed (fewer when the catalog has fewer). */
   records: number;
+  /** Times each batch with catalog writes is replayed (rolled back) before it runs: its SQL time. */
+  replays: number;
+  /** Where to write each replayed statement's SQL and fastest time (diagnosis), if anywhere. */
+  statementsFile?: string;
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as Input;
@@ -36,14 +41,56 @@ const cpuNow = () => {
  */
 let catalogRows = 0;
 let sqlCpuMs = 0;
+let replayMs = 0;
+let batchReplayMs = 0;
 const CATALOG =
   /^(INSERT INTO|UPDATE|DELETE FROM) "?(products|product_\w+|variants|variant_\w+|price_list_variant_prices)"?\s/;
+const prepared = statementCache(db);
+
+/**
+ * The SQL time of a batch: the whole batch run `input.replays` times on the state it is about to
+ * run on, each time rolled back, every statement timed; the fastest run of each statement, summed
+ * over the statements on catalog tables (what a chunk's writes cost in SQLite, without the
+ * Worker's planning) and over the whole batch (its bookkeeping too).
+ */
+function replay(statements: { sql: string; params: unknown[] }[]) {
+  const fastest = statements.map(() => Number.POSITIVE_INFINITY);
+  for (let run = 0; run < input.replays; run++) {
+    db.exec("SAVEPOINT replay");
+    try {
+      statements.forEach((s, i) => {
+        const started = performance.now();
+        prepared(s.sql).run(...(s.params as never[]));
+        fastest[i] = Math.min(fastest[i] as number, performance.now() - started);
+      });
+    } finally {
+      db.exec("ROLLBACK TO replay");
+      db.exec("RELEASE replay");
+    }
+  }
+  let catalog = 0;
+  let batch = 0;
+  statements.forEach((s, i) => {
+    const ms = fastest[i] as number;
+    batch += ms;
+    if (!CATALOG.test(s.sql)) return;
+    catalog += ms;
+    if (input.statementsFile)
+      appendFileSync(input.statementsFile, `${ms.toFixed(3)}\t${s.sql}\t${JSON.stringify(s.params)}\n`);
+  });
+  return { catalog, batch };
+}
 {
   const d1 = env.DB as unknown as {
     batch: (s: { sql: string }[]) => Promise<{ meta: { rows_written: number } }[]>;
   };
   const batch = d1.batch.bind(d1);
   d1.batch = async (statements) => {
+    if (input.replays > 0 && statements.some((s) => CATALOG.test(s.sql))) {
+      const ms = replay(statements as unknown as { sql: string; params: unknown[] }[]);
+      replayMs += ms.catalog;
+      batchReplayMs += ms.batch;
+    }
     const t = cpuNow();
     try {
       const results = await batch(statements);
@@ -72,6 +119,8 @@ async function runJob(path: string, body: unknown): Promise<Omit<WritesRun, "pas
   const cpuStarted = cpuNow();
   const rowsStarted = catalogRows;
   const sqlStarted = sqlCpuMs;
+  const replayStarted = replayMs;
+  const batchReplayStarted = batchReplayMs;
   const res = await worker.fetch(
     new Request(`http://127.0.0.1${path}`, {
       method: "POST",
@@ -117,6 +166,8 @@ async function runJob(path: string, body: unknown): Promise<Omit<WritesRun, "pas
     wallMs,
     cpuMs,
     sqlCpuMs: sqlCpuMs - sqlStarted,
+    writeSqlMs: replayMs - replayStarted,
+    batchSqlMs: batchReplayMs - batchReplayStarted,
     recordsPerSecond: records / (wallMs / 1000),
     recordsPerCpuSecond: records / (cpuMs / 1000),
   };
@@ -228,9 +279,15 @@ const feeds: {
 const out: WritesFeed[] = [];
 for (const feed of feeds) {
   const runs: WritesRun[] = [];
-  runs.push({ pass: "first", ...(await runJob(feed.path, feed.body(feed.records))) });
-  runs.push({ pass: "unchanged", ...(await runJob(feed.path, feed.body(feed.records))) });
-  runs.push({ pass: "changed_10pct", ...(await runJob(feed.path, feed.body(feed.changed))) });
+  const passes = [
+    ["first", feed.records],
+    ["unchanged", feed.records],
+    ["changed_10pct", feed.changed],
+  ] as const;
+  for (const [pass, records] of passes) {
+    if (input.statementsFile) appendFileSync(input.statementsFile, `# ${feed.key} ${pass}\n`);
+    runs.push({ pass, ...(await runJob(feed.path, feed.body(records))) });
+  }
   out.push({ key: feed.key, title: feed.title, runs });
 }
 db.close();

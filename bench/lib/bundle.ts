@@ -57,7 +57,7 @@ export function buildBundle(dir: string): Bundle {
  * A copy of wrangler.toml that serves the prebuilt bundle (`no_bundle`): `main` points at it and the
  * other relative paths (assets, migrations) are made absolute, as the copy lives elsewhere.
  */
-export function bundleConfig(bundle: Bundle, target: string) {
+export function bundleConfig(bundle: Pick<Bundle, "entry">, target: string) {
   const source = readFileSync(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
   let sawMain = false;
   const text = source.replace(

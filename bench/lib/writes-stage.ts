@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createState, loadSeed, snapshot, tableCounts } from "./database.ts";
 import { log } from "./log.ts";
 import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
+import { type HttpWrites, httpWritesTargets, runHttpWrites } from "./writes-http.ts";
 
 /** One send of a feed: first, re-sent unchanged, or re-sent with a tenth of its records changed. */
 export interface WritesRun {
@@ -19,6 +20,10 @@ export interface WritesRun {
   cpuMs: number;
   /** CPU time inside node:sqlite (the statements). */
   sqlCpuMs: number;
+  /** SQL time of the statements on catalog tables, each its fastest of several rolled-back runs. */
+  writeSqlMs?: number;
+  /** The same over the whole batches of the job's chunks (their bookkeeping too). */
+  batchSqlMs?: number;
   recordsPerSecond: number;
   recordsPerCpuSecond: number;
 }
@@ -39,6 +44,8 @@ interface WritesCatalog {
 export interface WritesStage {
   run: string;
   catalogs: WritesCatalog[];
+  /** The 10 MB feeds over `wrangler dev` on the scale-300 catalog (smaller with --quick). */
+  http?: HttpWrites;
 }
 
 /** D1's price per written row beyond the included 50 million a month (Workers Paid). */
@@ -65,7 +72,13 @@ export async function runWritesStage(o: {
     snapshot(migrated, file);
     await loadSeed(file, scale, o.secret);
     const counts = tableCounts(file, ["products", "variants"]);
-    const input = { bundle: o.bundle, sqliteFile: file, secret: o.secret, records: o.quick ? 50 : 1000 };
+    const input = {
+      bundle: o.bundle,
+      sqliteFile: file,
+      secret: o.secret,
+      records: o.quick ? 50 : 1000,
+      replays: o.quick ? 2 : 5,
+    };
     const child = spawnSync(
       process.execPath,
       [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "writes-inprocess.ts"), JSON.stringify(input)],
@@ -87,7 +100,18 @@ export async function runWritesStage(o: {
     }
     catalogs.push({ scale, products: counts.products ?? 0, variants: counts.variants ?? 0, feeds });
   }
-  return { run: "in process (the served bundle over node:sqlite)", catalogs };
+  const http = await runHttpWrites({
+    bundle: o.bundle,
+    workDir: dir,
+    secret: o.secret,
+    scale: o.quick ? 0.5 : 300,
+    bytes: o.quick ? 250_000 : 10_000_000,
+    errors: o.errors,
+  }).catch((err: unknown) => {
+    o.errors.push(`writes http failed: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  });
+  return { run: "in process (the served bundle over node:sqlite)", catalogs, ...(http ? { http } : {}) };
 }
 
 const PASS_TITLES: Record<WritesRun["pass"], string> = {
@@ -96,21 +120,24 @@ const PASS_TITLES: Record<WritesRun["pass"], string> = {
   changed_10pct: "re-sent, 10 % changed",
 };
 
+const sqlMs = (r: WritesRun) =>
+  r.writeSqlMs === undefined ? "–" : `${r.writeSqlMs.toFixed(1)} / ${(r.batchSqlMs ?? 0).toFixed(1)}`;
+
 /** The stage's section of bench/RESULTS.md. */
 export function writesSection(stage: WritesStage | undefined): string[] {
   if (!stage) return [];
   const out = [
     "## Rows written by bulk feeds",
     "",
-    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine.`,
+    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine. SQL ms: each batch of the job that writes the catalog run again on the state it runs on and rolled back, several times; the fastest run of each statement, summed over the catalog writes and over the whole batch (its bookkeeping too): what the statements cost in SQLite without the Worker's planning.`,
     "",
   ];
   for (const c of stage.catalogs) {
     out.push(
       `### Scale ${c.scale} (${c.products.toLocaleString("en")} products, ${c.variants.toLocaleString("en")} variants)`,
       "",
-      "| feed | send | records | unchanged | rows written | rows per record | $ per million records | records/s | records per CPU s |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| feed | send | records | unchanged | rows written | rows per record | $ per million records | records/s | records per CPU s | SQL ms: writes / batch |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const f of c.feeds) {
       const first = f.runs.find((r) => r.pass === "first")?.rowsWritten ?? null;
@@ -121,11 +148,34 @@ export function writesSection(stage: WritesStage | undefined): string[] {
             ? ` (${((100 * r.rowsWritten) / first).toFixed(1)} % of first)`
             : "";
         out.push(
-          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} |`,
+          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} | ${sqlMs(r)} |`,
         );
       }
     }
     out.push("");
   }
-  return out;
+  return [...out, ...httpSection(stage.http)];
+}
+
+function httpSection(http: HttpWrites | undefined): string[] {
+  if (!http) return [];
+  const out = [
+    `### End to end over \`wrangler dev\`, scale ${http.scale} (${http.products.toLocaleString("en")} products, ${http.variants.toLocaleString("en")} variants)`,
+    "",
+    `Each feed POSTed to \`wrangler dev\` (local D1, queue and R2) and followed to its final status (polled every 100 ms); rows written are the job's \`writes.rows_written\` (D1's own count). Wall time includes the accept and the local queue's deliveries.${http.load ? ` Load average ${http.load[0].toFixed(1)} before the first send, ${http.load[1].toFixed(1)} after the last (2 cores, shared): times stretch with it.` : ""}`,
+    "",
+    "| feed | send | records | MB | unchanged | rows written | wall s | records/s |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const f of http.feeds) {
+    const first = f.runs.find((r) => r.pass === "first");
+    for (const r of f.runs) {
+      const share = (value: number | null, of: number | null | undefined) =>
+        r.pass !== "first" && value !== null && of ? ` (${((100 * value) / of).toFixed(1)} % of first)` : "";
+      out.push(
+        `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${(r.bytes / 1e6).toFixed(1)} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share(r.rowsWritten, first?.rowsWritten)} | ${(r.wallMs / 1000).toFixed(2)}${share(r.wallMs, first?.wallMs)} | ${Math.round(r.recordsPerSecond)} |`,
+      );
+    }
+  }
+  return [...out, "", ...httpWritesTargets(http), ""];
 }

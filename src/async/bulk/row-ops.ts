@@ -14,7 +14,7 @@ import {
   updateJson,
   upsertJson,
 } from "./bulk-sql.ts";
-import { extraOwners, type OwnedSet, replaceSetJson } from "./set-sql.ts";
+import { type OwnedSet, replaceSetJson, stampExtraOwners } from "./set-sql.ts";
 import { ROLLUP, STAMPED_OWNERS } from "./stamps.ts";
 import { parentsFirst } from "./table-order.ts";
 
@@ -231,7 +231,7 @@ function ownerStamps(
     out.push(...stampByUpsert(owner, table, keys, mergeColumns(merges, keys), rows, column, now, upsert));
   }
   for (const set of setGroups(ops)) {
-    changed.push(...extraOwners(table, set.owner, set.member, set.sets));
+    out.push(...stampExtraOwners(owner, table, set.owner, set.member, set.sets, now));
     const rows = set.sets.flatMap((s) => s.rows);
     out.push(...stampByUpsert(owner, table, [set.owner, set.member], set.columns, rows, column, now));
   }

@@ -40,6 +40,35 @@ export interface PlanContext {
   invalid: Set<string>;
   now: string;
   allocator: Allocator;
-  variants: ExistingVariant[];
+  variants: ExistingVariants;
   markets: Map<number, Set<string>>;
+}
+
+/**
+ * The chunk's existing variants by product and by internal id, indexed once per chunk: each record
+ * searched the whole list (a chunk group of 580 re-sent products and their 1,740 variants: about
+ * 4 million comparisons).
+ */
+export class ExistingVariants {
+  private readonly byProduct = new Map<number, ExistingVariant[]>();
+  private readonly byInternalId = new Map<string, ExistingVariant[]>();
+
+  constructor(variants: readonly ExistingVariant[]) {
+    for (const v of variants) {
+      push(this.byProduct, v.product_id, v);
+      if (v.internal_id !== null) push(this.byInternalId, v.internal_id, v);
+    }
+  }
+
+  /** The variants of a product, in lookup order. */
+  of = (productId: number): ExistingVariant[] => this.byProduct.get(productId) ?? [];
+
+  /** The variants with this internal id, in lookup order. */
+  withInternalId = (internalId: string): ExistingVariant[] => this.byInternalId.get(internalId) ?? [];
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

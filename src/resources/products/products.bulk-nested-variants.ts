@@ -25,9 +25,9 @@ export function planNestedVariants(
       }
     } else if (write.internal_id) {
       target = own.find((v) => v.internal_id === write.internal_id);
-      const elsewhere = ctx.variants.find(
-        (v) => v.internal_id === write.internal_id && v.product_id !== productId,
-      );
+      const elsewhere = ctx.variants
+        .withInternalId(write.internal_id)
+        .find((v) => v.product_id !== productId);
       if (!target && elsewhere) {
         problems.add(
           "INVALID_FIELD_VALUE",

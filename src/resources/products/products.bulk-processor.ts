@@ -8,7 +8,7 @@ import { products, productTranslations, variants } from "../../db/schema/index.t
 import { slugify } from "../../lib/slug.ts";
 import { isoSeconds } from "../../lib/time.ts";
 import { VARIANT_UPSERT_TABLES } from "../variants/variants.bulk-fields.ts";
-import { Allocator, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
+import { Allocator, ExistingVariants, type MarketChange, type PlanContext } from "./products.bulk-context.ts";
 import { layRememberedRows } from "./products.bulk-dry-run.ts";
 import { type ExistingProduct, lookupProducts } from "./products.bulk-lookups.ts";
 import { type ProductRecord, ProductUpsertRecord } from "./products.bulk-record.ts";
@@ -41,6 +41,7 @@ export const productsUpsert: Processor = {
       found.products.map((p) => [matchBy === "id" ? p.id : (p.internal_id as string), p]),
     );
     const allocator = new Allocator(found.maxProductId, found.maxVariantId, found.takenSlugs);
+    const existingVariants = new ExistingVariants(found.variants);
     const localesOf = new Map<number, Set<string>>();
     for (const l of found.locales)
       localesOf.set(l.product_id, (localesOf.get(l.product_id) ?? new Set()).add(l.locale));
@@ -69,7 +70,7 @@ export const productsUpsert: Processor = {
         invalid,
         now,
         allocator,
-        variants: found.variants,
+        variants: existingVariants,
         markets: found.markets,
         marketChanges: [] as MarketChange[],
       };

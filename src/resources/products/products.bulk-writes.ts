@@ -83,7 +83,7 @@ export function planUpdate(
   locales: Set<string>,
 ): number | null {
   const { record, problems, now, allocator } = ctx;
-  const own = ctx.variants.filter((v) => v.product_id === existing.id);
+  const own = ctx.variants.of(existing.id);
   const created = planNestedVariants(ops, existing.id, record.supplier_id ?? existing.supplier_id, ctx, own);
   const structure = record.product_structure ?? existing.product_structure;
   if (structure === "simple" && own.length + created > 1) {
