@@ -9,7 +9,7 @@ import { log } from "./log.ts";
 import { startDevServer, stopDevServer } from "./server.ts";
 
 /** One send of a feed over `wrangler dev`: first, re-sent unchanged, or with a tenth changed. */
-export interface HttpWritesRun {
+interface HttpWritesRun {
   pass: "first" | "unchanged" | "changed_10pct";
   status: string;
   records: number;
@@ -21,7 +21,7 @@ export interface HttpWritesRun {
   recordsPerSecond: number;
 }
 
-export interface HttpWritesFeed {
+interface HttpWritesFeed {
   key: "variants_update" | "products_create";
   title: string;
   runs: HttpWritesRun[];
