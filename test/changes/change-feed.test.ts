@@ -184,6 +184,20 @@ describe("change feed: bulk jobs", () => {
     expect(await changesAfter(again)).toEqual([]);
   });
 
+  it("linking identifiers lists the variant and the product it gave internal ids", async () => {
+    const ean = unique("FE");
+    const p = await createProduct({ internalId: null, variants: [{ ean, internalId: null }] });
+    const [variant] = p.variantIds as [number];
+    const product = unique("FLP");
+    const from = await head();
+    await run("/api/v1/products/link-identifiers", {
+      items: [{ ean, product_internal_id: product, variant_internal_id: unique("FLV") }],
+    });
+    const entries = await changesAfter(from);
+    expect(listed(entries).sort()).toEqual([`products:${p.id}:upserted`, `variants:${variant}:upserted`]);
+    expect(entries.find((e) => e.resource === "products")?.internal_id).toBe(product);
+  });
+
   it("a dry run adds no entry", async () => {
     const p = await createProduct();
     const from = await head();
