@@ -40,6 +40,9 @@ const cpuNow = () => {
  * time inside the stand-in (node:sqlite running the statements).
  */
 let catalogRows = 0;
+/** Change feed entries the job's batches wrote (one row each: the feed has no secondary index). */
+let feedRows = 0;
+const FEED = /^insert into "?change_feed"?/i;
 let sqlCpuMs = 0;
 let replayMs = 0;
 let batchReplayMs = 0;
@@ -96,6 +99,7 @@ function replay(statements: { sql: string; params: unknown[] }[]) {
       const results = await batch(statements);
       results.forEach((r, i) => {
         if (CATALOG.test(statements[i]?.sql ?? "")) catalogRows += r.meta.rows_written;
+        if (FEED.test(statements[i]?.sql ?? "")) feedRows += (r.meta as { changes?: number }).changes ?? 0;
       });
       return results;
     } finally {
@@ -118,6 +122,7 @@ async function runJob(path: string, body: unknown): Promise<Omit<WritesRun, "pas
   const started = performance.now();
   const cpuStarted = cpuNow();
   const rowsStarted = catalogRows;
+  const feedStarted = feedRows;
   const sqlStarted = sqlCpuMs;
   const replayStarted = replayMs;
   const batchReplayStarted = batchReplayMs;
@@ -163,6 +168,7 @@ async function runJob(path: string, body: unknown): Promise<Omit<WritesRun, "pas
     unchanged: row?.unchanged ?? null,
     rowsWritten: row?.rows ?? null,
     catalogRows: catalogRows - rowsStarted,
+    feedRows: feedRows - feedStarted,
     wallMs,
     cpuMs,
     sqlCpuMs: sqlCpuMs - sqlStarted,

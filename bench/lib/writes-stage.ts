@@ -16,6 +16,8 @@ export interface WritesRun {
   rowsWritten: number | null;
   /** Rows the statements on catalog tables wrote, summed per statement (equal to `rowsWritten`). */
   catalogRows: number;
+  /** Change feed entries written (absent with a bundle that has no feed). */
+  feedRows?: number;
   wallMs: number;
   cpuMs: number;
   /** CPU time inside node:sqlite (the statements). */
@@ -129,15 +131,15 @@ export function writesSection(stage: WritesStage | undefined): string[] {
   const out = [
     "## Rows written by bulk feeds",
     "",
-    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine. SQL ms: each batch of the job that writes the catalog run again on the state it runs on and rolled back, several times; the fastest run of each statement, summed over the catalog writes and over the whole batch (its bookkeeping too): what the statements cost in SQLite without the Worker's planning.`,
+    `Run: ${stage.run}. Each feed is sent three times on a seeded catalog: first (every record new or changed), re-sent unchanged, re-sent with every tenth record changed. Rows written are D1's count (each row and index entry a statement writes; node:sqlite has none, so the model of src/async/bulk/write-cost.ts, which the tests check against D1's own figures, counts them); $ per million records at D1's $${DOLLARS_PER_MILLION_ROWS.toFixed(2)} per million rows written. Records/s: wall time of the job end to end (POST, every chunk message) in one Node process on a shared machine. SQL ms: each batch of the job that writes the catalog run again on the state it runs on and rolled back, several times; the fastest run of each statement, summed over the catalog writes and over the whole batch (its bookkeeping too): what the statements cost in SQLite without the Worker's planning. Change feed rows: the entries the job's chunks added to \`GET /api/v1/changes\` (one written row each, not in rows written): at most one per product, variant or price list the send changed.`,
     "",
   ];
   for (const c of stage.catalogs) {
     out.push(
       `### Scale ${c.scale} (${c.products.toLocaleString("en")} products, ${c.variants.toLocaleString("en")} variants)`,
       "",
-      "| feed | send | records | unchanged | rows written | rows per record | $ per million records | records/s | records per CPU s | SQL ms: writes / batch |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| feed | send | records | unchanged | rows written | rows per record | change feed rows | $ per million records | records/s | records per CPU s | SQL ms: writes / batch |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const f of c.feeds) {
       const first = f.runs.find((r) => r.pass === "first")?.rowsWritten ?? null;
@@ -148,7 +150,7 @@ export function writesSection(stage: WritesStage | undefined): string[] {
             ? ` (${((100 * r.rowsWritten) / first).toFixed(1)} % of first)`
             : "";
         out.push(
-          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} | ${sqlMs(r)} |`,
+          `| ${f.title} | ${PASS_TITLES[r.pass]} | ${r.records} | ${r.unchanged ?? "–"} | ${r.rowsWritten ?? "–"}${share} | ${perRecord === null ? "–" : perRecord.toFixed(2)} | ${r.feedRows ?? "–"} | ${perRecord === null ? "–" : (perRecord * DOLLARS_PER_MILLION_ROWS).toFixed(2)} | ${Math.round(r.recordsPerSecond)} | ${Math.round(r.recordsPerCpuSecond)} | ${sqlMs(r)} |`,
         );
       }
     }
