@@ -2481,14 +2481,14 @@ export interface components {
             data: components["schemas"]["ChangeEntry"][];
             /**
              * @description Where to continue: send it as `after` next time. Never null: store it and poll; a page shorter than `per_page` means nothing more was committed yet (or, with `resources`, that the page examined its 10,000 entries).
-             * @example ZmVlZDEuNDI
+             * @example c00000000016
              */
             next_cursor: string;
         };
         ChangeEntry: {
             /**
-             * @description This entry's position: `after=<cursor>` lists the entries committed after it.
-             * @example ZmVlZDEuNDI
+             * @description This entry's position: `after=<cursor>` lists the entries committed after it. Opaque, and monotonic: a later commit's cursor sorts after an earlier one's (as text too).
+             * @example c00000000016
              */
             cursor: string;
             /** @enum {string} */

@@ -6,12 +6,13 @@ import { enumListParam, intParam } from "../http/params.ts";
 import { defineRoute } from "../http/route.ts";
 import { FEED_SCAN, feedPage } from "./feed-page.ts";
 
-const CURSOR_EXAMPLE = "ZmVlZDEuNDI";
+const CURSOR_EXAMPLE = "c00000000016";
 
 const ChangeEntry = z
   .object({
     cursor: z.string().openapi({
-      description: "This entry's position: `after=<cursor>` lists the entries committed after it.",
+      description:
+        "This entry's position: `after=<cursor>` lists the entries committed after it. Opaque, and monotonic: a later commit's cursor sorts after an earlier one's (as text too).",
       example: CURSOR_EXAMPLE,
     }),
     resource: z.enum(FEED_RESOURCES),

@@ -16,22 +16,17 @@ import { ApiError } from "../http/problem.ts";
 /** With `resources`, how many entries one page examines at most (it may then hold fewer). */
 export const FEED_SCAN = 10_000;
 
-const PREFIX = "feed1.";
+/** Digits of a cursor: base 36, fixed width, so cursors also sort as text in commit order. */
+const WIDTH = 11;
 
 /** The opaque cursor of the position after `seq`. */
-export const encodeCursor = (seq: number) => btoa(`${PREFIX}${seq}`).replace(/=+$/, "");
+export const encodeCursor = (seq: number) => `c${seq.toString(36).padStart(WIDTH, "0")}`;
 
 /** The `seq` a cursor stands after, or null for a string that is not one of ours. */
 function decodeCursor(cursor: string): number | null {
-  if (!/^[A-Za-z0-9+/]{1,40}$/.test(cursor)) return null;
-  let text: string;
-  try {
-    text = atob(cursor);
-  } catch {
-    return null;
-  }
-  const match = /^feed1\.(0|[1-9][0-9]{0,14})$/.exec(text);
-  return match ? Number(match[1]) : null;
+  if (!new RegExp(`^c[0-9a-z]{${WIDTH}}$`).test(cursor)) return null;
+  const seq = Number.parseInt(cursor.slice(1), 36);
+  return Number.isSafeInteger(seq) ? seq : null;
 }
 
 export interface FeedQuery {
