@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { nowIso } from "./schema/columns.ts";
 import type { FEED_RESOURCES } from "./schema/enums.ts";
 import {
   brands,
@@ -36,19 +37,17 @@ const SOURCES: Record<
   reviews: { table: reviews },
 };
 
-const NOW = sql`strftime('%Y-%m-%dT%H:%M:%SZ','now')`;
-
 /**
  * The entries of the rows of `resource` named by `ids` that pass `where` (over the resource's
- * table): a SELECT of change_feed's columns in table order (`seq`: the feed's newest plus the row's number). `ids` is
- * one id (a number, or a scalar SQL expression), or `{ each }`: a SELECT of ids in a column named
+ * table): a SELECT of change_feed's columns in table order (`seq`: the feed's newest plus the
+ * row's number). `ids` is one id (a number, or a scalar SQL expression), or `{ each }`: a SELECT of ids in a column named
  * `value`, read first (CROSS JOIN) so the table is searched by id whatever the planner's statistics.
  * Rows that do not exist, or fail `where`, add nothing. `changedAt` defaults to the statement's time.
  */
 function feedSelect(
   resource: FeedResource,
   ids: FeedIds,
-  { change = "upserted", where, changedAt = NOW }: FeedOptions,
+  { change = "upserted", where, changedAt = nowIso }: FeedOptions,
 ): SQL {
   const { table, internalId } = SOURCES[resource];
   const from =

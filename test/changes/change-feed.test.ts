@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { encodeCursor } from "../../src/changes/feed-page.ts";
 import { FEED_RETENTION_MS, purgeOldFeedEntries } from "../../src/changes/feed-retention.ts";
+import { isoSeconds } from "../../src/lib/time.ts";
 import { rowsRead } from "../support/answers.ts";
 import { api } from "../support/api.ts";
 import { createProduct, createSupplierRow } from "../support/factories/catalog.ts";
@@ -101,6 +102,12 @@ describe("change feed: route writes", () => {
     const res = await api("/api/v1/suppliers/99999999", { method: "PATCH", body: { name: "x" } });
     expect(res.status).toBe(404);
     expect(await changesAfter(from)).toEqual([]);
+    // The same write on a supplier that exists is listed.
+    const supplier = await createSupplierRow();
+    expect(
+      (await api(`/api/v1/suppliers/${supplier}`, { method: "PATCH", body: { name: "x" } })).status,
+    ).toBe(200);
+    expect(listed(await changesAfter(from))).toEqual([`suppliers:${supplier}:upserted`]);
   });
 
   it("removing a price list's fixed prices lists the price list, and removing none adds nothing", async () => {
@@ -201,11 +208,18 @@ describe("change feed: bulk jobs", () => {
   it("a dry run adds no entry", async () => {
     const p = await createProduct();
     const from = await head();
-    await run("/api/v1/variants/bulk", {
+    const body = (dryRun: boolean) => ({
       variants: [{ id: p.variantIds[0], warehouse_stock: 5 }],
-      options: { match_by: "id", dry_run: true },
+      options: { match_by: "id", dry_run: dryRun },
     });
+    await run("/api/v1/variants/bulk", body(true));
     expect(await changesAfter(from)).toEqual([]);
+    // The same payload run for real is listed.
+    await run("/api/v1/variants/bulk", body(false));
+    expect(listed(await changesAfter(from)).sort()).toEqual([
+      `products:${p.id}:upserted`,
+      `variants:${p.variantIds[0]}:upserted`,
+    ]);
   });
 
   it("a feed read while a bulk job commits misses no entity changed after its cursor", {
@@ -293,7 +307,7 @@ describe("change feed: cursors, parameters and retention", () => {
        INSERT INTO change_feed (seq, resource, entity_id, change, changed_at)
        SELECT (SELECT coalesce(max(seq), 0) FROM change_feed) + i, 'brands', i, 'upserted', ? FROM n`,
     )
-      .bind(new Date().toISOString().replace(/\.\d+Z$/, "Z"))
+      .bind(isoSeconds())
       .run();
     const res = await api(`/api/v1/changes?after=${from}&per_page=10`);
     expect(res.json.data).toHaveLength(10);
@@ -319,7 +333,7 @@ describe("change feed: cursors, parameters and retention", () => {
     const now = Date.now();
     // Everything so far is 8 days old, then one recent change.
     await env.DB.prepare("UPDATE change_feed SET changed_at = ?")
-      .bind(new Date(now - FEED_RETENTION_MS - 86_400_000).toISOString().replace(/\.\d+Z$/, "Z"))
+      .bind(isoSeconds(now - FEED_RETENTION_MS - 86_400_000))
       .run();
     const recent = await api("/api/v1/suppliers", {
       method: "POST",

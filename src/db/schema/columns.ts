@@ -4,7 +4,8 @@ import { type AnySQLiteColumn, integer, text } from "drizzle-orm/sqlite-core";
 /** UTC timestamp stored as ISO 8601 text with whole seconds and `Z`, so text order is time order. */
 export const timestamp = <N extends string>(name: N) => text(name);
 
-const nowIso = sql`(strftime('%Y-%m-%dT%H:%M:%SZ','now'))`;
+/** The statement's time in the stored form (a column default; the change feed's `changed_at`). */
+export const nowIso = sql`(strftime('%Y-%m-%dT%H:%M:%SZ','now'))`;
 
 export const createdAt = () => timestamp("created_at").notNull().default(nowIso);
 export const updatedAt = () => timestamp("updated_at").notNull().default(nowIso);
