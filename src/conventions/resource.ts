@@ -214,8 +214,11 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
    * include adds its resource's domains to the answers that ask for it (`readDomains`, src/edge/cache-key.ts).
    */
   cache?: readonly CacheDomain[];
-  /** Domains its list's filters read beyond `cache` (products' `category_ids` walks the category tree). */
-  listCache?: readonly CacheDomain[];
+  /**
+   * Domains a list filter reads beyond `cache`, added to the key of a request that uses it
+   * (products' `category_ids` walks the category tree).
+   */
+  filterCache?: Readonly<Record<string, readonly CacheDomain[]>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry of heterogeneous resources

@@ -8,6 +8,8 @@ import { cacheGenerations } from "./schema/index.ts";
  * domain it reads; a write bumps the domains it changed, so a review leaves cached products valid,
  * and a brand renamed leaves every product page valid that does not embed brands.
  * - `brands`, `categories`, `suppliers`: their rows and translations;
+ * - `category_tree`: which category is under which (`parent_id`), the one thing of categories a
+ *   product list filtered by `category_ids` reads, so renaming a category leaves those lists valid;
  * - `products`: products, their variants (with prices per market), images, translations and
  *   category links: everything a products or variants bulk job writes;
  * - `price_lists`: price lists, their discounts and fixed variant prices;
@@ -17,6 +19,7 @@ import { cacheGenerations } from "./schema/index.ts";
 export const CACHE_DOMAINS = [
   "brands",
   "categories",
+  "category_tree",
   "suppliers",
   "products",
   "price_lists",

@@ -59,9 +59,10 @@ export function cacheKey(
 }
 
 /**
- * The domains an answer to this query reads: the store's settings, the route's own, and those of
- * each include asked for. A name that is no include (the answer is a 400, never stored) counts as
- * every include, so no spelling the validator might accept can leave a domain out.
+ * The domains an answer to this query reads: the store's settings, the route's own, those of each
+ * include asked for and of each filter used. A name that is no include (the answer is a 400, never
+ * stored) counts as every include, so no spelling the validator might accept can leave a domain
+ * out. Filters are named by the query's decoded names, the names the validator reads.
  */
 function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDomain> {
   const read = new Set<CacheDomain>(["store", ...policy.domains]);
@@ -72,6 +73,9 @@ function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDoma
       ? (byInclude[name] ?? [])
       : Object.values(byInclude).flat();
     for (const domain of domains) read.add(domain);
+  }
+  for (const [name, domains] of Object.entries(policy.filterDomains ?? {})) {
+    if (query.has(name)) for (const domain of domains) read.add(domain);
   }
   return read;
 }

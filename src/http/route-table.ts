@@ -11,6 +11,8 @@ export interface CachePolicy {
   byProductId?: boolean;
   /** The domains an include adds when the request asks for it (`includes=brand`). */
   includeDomains?: Readonly<Record<string, readonly CacheDomain[]>>;
+  /** The domains a list filter adds when the request uses it (`category_ids`). */
+  filterDomains?: Readonly<Record<string, readonly CacheDomain[]>>;
   /** Its answers echo the request URL (page links): the key keeps the query string exactly as sent. */
   echoesUrl: boolean;
 }

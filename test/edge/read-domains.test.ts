@@ -62,6 +62,30 @@ describe("an answer is keyed by the domains it reads, includes asked for among t
     expect(after.json.pagination.total).toBe(1);
   });
 
+  it("a category renamed leaves product lists cached, those filtered by category_ids too", async () => {
+    const category = await createCategoryRow();
+    await createProduct({ categoryIds: [category] });
+    const paths = [`/api/v1/products?category_ids=${category}`, "/api/v1/products?per_page=3"];
+    for (const path of paths) await cached(path);
+    const renamed = await api(`/api/v1/categories/${category}`, {
+      method: "PATCH",
+      body: { translations: { "es-ES": { name: unique("Cat") } } },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    for (const path of paths) expect(cacheStatus(await api(path)), path).toBe(HIT);
+  });
+
+  it("a category moved leaves product lists that do not filter by category_ids cached", async () => {
+    const parent = await createCategoryRow();
+    const child = await createCategoryRow();
+    const path = "/api/v1/products?per_page=4&sort=id_asc";
+    await cached(path);
+    const moved = await api(`/api/v1/categories/${child}`, { method: "PATCH", body: { parent_id: parent } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(cacheStatus(await api(path))).toBe(HIT);
+    expect(cacheStatus(await api(`/api/v1/categories/${child}`))).not.toBe(HIT);
+  });
+
   it("an includes name that is no include (an Object prototype key too) is a 400, never a key error", async () => {
     const { id } = await createProduct();
     for (const name of ["__proto__", "constructor", "nope"]) {

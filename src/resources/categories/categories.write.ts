@@ -161,7 +161,8 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
           : {},
       ),
       routeFeedEntry(db, "categories", id),
-      generationBump(db, ["categories"]),
+      // Product lists filtered by `category_ids` walk the tree: only a move changes their answers.
+      generationBump(db, newParent === undefined ? ["categories"] : ["categories", "category_tree"]),
     ];
     try {
       await runCategoryWrite(c, translations, () => db.batch(statements as [BatchItem<"sqlite">]));

@@ -90,7 +90,7 @@ export const productResource = defineResource<{
   idColumn: products.id,
   localized: true,
   cache: ["products"],
-  listCache: ["categories"],
+  filterCache: { category_ids: ["category_tree"] },
   fields: {
     id: column(products.id, "fixed"),
     internal_id: column(products.internalId, "default"),
