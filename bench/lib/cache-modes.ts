@@ -36,7 +36,7 @@ export interface CacheModes {
 }
 
 /** The domains the benchmark knows a write for (src/db/cache-generations.ts). */
-type BumpDomain = "categories" | "products" | "price_lists" | "reviews";
+type BumpDomain = "categories" | "category_tree" | "products" | "price_lists" | "reviews";
 
 /** What bumps the generation a scenario's key carries: one write, its commit awaited. */
 export type Bump = (domain: BumpDomain, path: string) => Promise<void>;
@@ -51,16 +51,21 @@ const fromLoad = (r: LoadResult): CacheModeFigures => ({
 });
 
 /**
- * A domain the scenario's key carries: reviews and price lists their own; a product by id its
- * `products` (no route writes products: a one-record bulk job does); every products list also
- * `categories` (its `category_ids` filter walks the category tree).
+ * A domain the scenario's key carries (src/edge/cache-key.ts): reviews and price lists their own;
+ * categories, and products answers with `includes=categories`, `categories`; a products list
+ * filtered by `category_ids` `category_tree` (a category moved); any other products answer
+ * `products` (no route writes products: a one-record bulk job does).
  */
 function domainOf(scenario: Scenario): BumpDomain {
-  const path = scenario.path;
+  const url = new URL(scenario.path, "http://bench");
+  const path = url.pathname;
   if (path.startsWith("/api/v1/reviews")) return "reviews";
   if (path.startsWith("/api/v1/price-lists")) return "price_lists";
-  if (path.startsWith("/api/v1/products/")) return "products";
-  return "categories";
+  if (path.startsWith("/api/v1/categories")) return "categories";
+  const includes = url.searchParams.getAll("includes").flatMap((v) => v.split(","));
+  if (includes.includes("categories")) return "categories";
+  if (url.searchParams.has("category_ids")) return "category_tree";
+  return "products";
 }
 
 export async function measureCacheModes(o: {

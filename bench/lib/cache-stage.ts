@@ -1,7 +1,12 @@
 import type { Scenario } from "../scenarios.ts";
 import { type BulkPayload, runBulk, variantsPayload } from "./bulk.ts";
 import { type Bump, type CacheModes, measureCacheModes } from "./cache-modes.ts";
-import { runStorefront, type StorefrontRun, storefrontUrls } from "./cache-storefront.ts";
+import {
+  type MovableCategory,
+  runStorefront,
+  type StorefrontRun,
+  storefrontUrls,
+} from "./cache-storefront.ts";
 import { openDb } from "./database.ts";
 import { load, probe } from "./load.ts";
 import { log } from "./log.ts";
@@ -36,6 +41,8 @@ export interface StorefrontPlan {
   reviewId: number;
   /** What the miss measurement's bumps change: one category, one price list, one variant. */
   categoryId: number;
+  /** A leaf category moved between two parents (bumps `category_tree`), by the misses and the storefront's writer. */
+  movable: MovableCategory;
   priceListId: number;
   variantId: number;
   bulk: BulkPayload;
@@ -57,6 +64,7 @@ export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPla
       brandId: ids("SELECT id FROM brands ORDER BY id LIMIT 1")[0] ?? 1,
       reviewId: ids("SELECT id FROM reviews ORDER BY id LIMIT 1")[0] ?? 1,
       categoryId: categories[0] ?? 1,
+      movable: movableCategory(db),
       priceListId: ids("SELECT id FROM price_lists ORDER BY id LIMIT 1")[0] ?? 1,
       variantId: variants[0] ?? 1,
       // A small variants update: a few chunks, each bumping `products` once.
@@ -68,6 +76,20 @@ export function storefrontPlan(floorFile: string, quick: boolean): StorefrontPla
   } finally {
     db.close();
   }
+}
+
+/** A leaf category with a parent, and another category it can move under (no cycle: it has no children). */
+function movableCategory(db: ReturnType<typeof openDb>): MovableCategory {
+  const leaf = db
+    .prepare(
+      "SELECT c.id, c.parent_id AS parent FROM categories c WHERE c.parent_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id) ORDER BY c.id LIMIT 1",
+    )
+    .get() as { id: number; parent: number } | undefined;
+  if (!leaf) throw new Error("cache stage: the catalog has no leaf category with a parent to move");
+  const other = db
+    .prepare("SELECT id FROM categories WHERE id NOT IN (?, ?) ORDER BY id LIMIT 1")
+    .get(leaf.id, leaf.parent) as { id: number } | undefined;
+  return { id: leaf.id, parents: [other?.id ?? leaf.parent, leaf.parent] };
 }
 
 export function storefrontRun(
@@ -135,6 +157,10 @@ function bumper(origin: string, secret: string, plan: StorefrontPlan): Bump {
       });
       if (run.status !== "done") throw new Error(`the products bump's bulk job ended ${run.status}`);
       return;
+    }
+    if (domain === "category_tree") {
+      const { id, parents } = plan.movable;
+      return patch(`/api/v1/categories/${id}`, { parent_id: parents[n % 2] });
     }
     if (domain === "categories")
       return patch(`/api/v1/categories/${plan.categoryId}`, {

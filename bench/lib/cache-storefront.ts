@@ -50,6 +50,12 @@ export interface StorefrontRun {
 }
 
 /** The URLs, ranked: the first is the most requested. */
+/** A leaf category and the two parents it is moved between (a move bumps `category_tree`). */
+export interface MovableCategory {
+  id: number;
+  parents: [number, number];
+}
+
 export function storefrontUrls(productIds: number[], categoryIds: number[], listPages: number): string[] {
   const urls = [
     ...productIds.map((id) => `/api/v1/products/${id}?includes=variants`),
@@ -101,9 +107,10 @@ export async function runStorefront(o: {
   clients: number;
   seconds: number;
   warmupSeconds: number;
-  /** The brand and the category whose names the writes change, in turn. */
+  /** The brand and the category whose names the writes change, and the category they move, in turn. */
   brandId: number;
   categoryId: number;
+  movable: MovableCategory;
   /** Read every URL once before the warm-up (the cache on: a warm cache, as a busy storefront's is). */
   prewarm?: boolean;
   /** The bulk job run once, half way through the measured window. */
@@ -162,10 +169,17 @@ export async function runStorefront(o: {
       await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
       if (performance.now() >= end) break;
       const name = `Bench name ${o.cache} ${n} ${Date.now()}`;
-      const [path, patch] =
-        n % 2 === 0
-          ? [`/api/v1/brands/${o.brandId}`, { name }]
-          : [`/api/v1/categories/${o.categoryId}`, { translations: { "es-ES": { name } } }];
+      const translations = { "es-ES": { name } };
+      const moved = o.movable;
+      const [path, patch] = [
+        [`/api/v1/brands/${o.brandId}`, { name }],
+        [`/api/v1/categories/${o.categoryId}`, { translations }],
+        // Moved and renamed: the name shows when the write does.
+        [
+          `/api/v1/categories/${moved.id}`,
+          { parent_id: moved.parents[Math.floor(n / 3) % 2] as number, translations },
+        ],
+      ][n % 3] as [string, object];
       const shows = async (headers: Record<string, string>) => {
         const res = await fetch(`${o.origin}${path}`, { headers: { ...auth, ...headers } });
         return (await res.text()).includes(JSON.stringify(name));
