@@ -35,6 +35,13 @@ export interface CacheModes {
   bypass: CacheModeFigures;
 }
 
+/**
+ * What a storefront's clients accept, browsers and `fetch` alike: autocannon sends no
+ * `Accept-Encoding` of its own, and a hit is then sent compressed (src/edge/memory-cache.ts) as
+ * Cloudflare's edge sends it deployed. The misses' `fetch` sends `gzip, deflate` itself.
+ */
+const CLIENT_ENCODINGS = { "accept-encoding": "gzip, deflate, br" };
+
 /** The domains the benchmark knows a write for (src/db/cache-generations.ts). */
 type BumpDomain = "categories" | "category_tree" | "products" | "price_lists" | "reviews";
 
@@ -84,7 +91,14 @@ export async function measureCacheModes(o: {
   const floor = o.scenarios.find((s) => s.kind === "http-floor");
   const out: CacheModes[] = [];
   const run = async (path: string, headers?: Record<string, string>) =>
-    load({ origin: o.origin, path, secret: o.secret, connections: 1, seconds: o.seconds, headers });
+    load({
+      origin: o.origin,
+      path,
+      secret: o.secret,
+      connections: 1,
+      seconds: o.seconds,
+      headers: { ...CLIENT_ENCODINGS, ...headers },
+    });
   for (const scenario of o.scenarios.filter((s) => s.kind === "read")) {
     const warm = await probe(o.origin, scenario.path, o.secret, 3);
     if (warm.status !== scenario.expectStatus)

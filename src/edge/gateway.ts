@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, CacheOutcome } from "../env.ts";
+import { acceptsGzip, gzip } from "../http/accept-encoding.ts";
 import { conditional } from "../http/etag.ts";
 import type { CacheKey, FillProps } from "./cache-key.ts";
 import { cacheKey } from "./cache-key.ts";
@@ -15,6 +16,8 @@ interface Answer {
   status: number;
   headers: Headers;
   body: Uint8Array;
+  /** `body` is gzip-compressed (a hit sent to a client that accepts it). */
+  gzipped?: boolean;
   hit: boolean;
   /** Seconds since the answer was stored (hits only). */
   age: number;
@@ -119,7 +122,9 @@ async function throughLocalCache(
   const stored = localCache.get(key.id, now);
   if (stored) {
     const age = Math.floor((now - stored.storedAt) / 1000);
-    return { status: stored.status, headers: new Headers(stored.headers), body: stored.body, hit: true, age };
+    const gzipped = stored.gzip !== undefined && acceptsGzip(clientAcceptEncoding(c));
+    const body = gzipped ? (stored.gzip as Uint8Array) : stored.body;
+    return { status: stored.status, headers: new Headers(stored.headers), body, gzipped, hit: true, age };
   }
   const { response } = await call();
   const body = new Uint8Array(await response.arrayBuffer());
@@ -128,16 +133,32 @@ async function throughLocalCache(
   if (seconds > 0) {
     const headers = [...response.headers].filter(([name]) => !PER_REQUEST.has(name));
     // Counted from before the computation: an entry never outlives the end its answer set.
-    localCache.put(key.id, {
-      status: response.status,
-      headers,
-      body,
-      storedAt: now,
-      expiresAt: now + seconds * 1000,
-    });
+    const entry = { status: response.status, headers, body, storedAt: now, expiresAt: now + seconds * 1000 };
+    localCache.put(key.id, entry);
+    // Compressed after this answer is sent, so the miss does not wait for it.
+    if (body.byteLength >= GZIP_MIN_BYTES)
+      c.executionCtx.waitUntil(
+        gzip(body).then((compressed) => localCache.addGzip(key.id, entry, compressed)),
+      );
   }
   return { status: response.status, headers: response.headers, body, hit: false, age: 0 };
 }
+
+/**
+ * What the client itself sent in `Accept-Encoding`. Cloudflare hands a Worker `br, gzip` whatever
+ * the client sent, and the client's own header in `cf.clientAcceptEncoding` (deployed, the edge
+ * decompresses for a client that cannot; `wrangler dev` passes the same fields and decompresses
+ * nothing, so the client's own header decides).
+ */
+function clientAcceptEncoding(c: Context<AppEnv>): string | undefined {
+  const cf = c.req.raw.cf as { clientAcceptEncoding?: unknown } | undefined;
+  return typeof cf?.clientAcceptEncoding === "string"
+    ? cf.clientAcceptEncoding
+    : c.req.header("accept-encoding");
+}
+
+/** Smaller answers gain nothing worth the `Content-Encoding` from compression. */
+const GZIP_MIN_BYTES = 1024;
 
 /** What the entrypoint allows a cache to keep: `public, max-age=N` on a 200; 0 for anything else. */
 function storableSeconds(response: Response): number {
@@ -162,5 +183,8 @@ function respond(answer: Answer): Response {
     const bookmark = answer.headers.get("x-d1-bookmark");
     if (bookmark) headers.set("x-d1-bookmark", bookmark);
   }
-  return new Response(answer.body, { status: answer.status, headers });
+  if (!answer.gzipped) return new Response(answer.body, { status: answer.status, headers });
+  headers.set("Content-Encoding", "gzip");
+  // `manual`: the body is gzip already; the runtime sends it as it is.
+  return new Response(answer.body, { status: answer.status, headers, encodeBody: "manual" });
 }

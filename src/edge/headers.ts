@@ -36,7 +36,10 @@ export const edgeHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   const outcome = c.get("cacheOutcome") ?? "bypass";
   c.set("cacheOutcome", outcome);
   const readable = c.get("routeMeta")?.cache && (c.res.status === 200 || c.res.status === 304);
-  if (readable) c.res.headers.set("Cache-Control", CACHEABLE);
-  else if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+  if (readable) {
+    c.res.headers.set("Cache-Control", CACHEABLE);
+    // A hit may be sent gzip-compressed (src/edge/memory-cache.ts; Cloudflare's edge, deployed).
+    c.res.headers.set("Vary", "Accept-Encoding");
+  } else if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
   c.res.headers.set("Cache-Status", CACHE_STATUS[outcome === "fill" ? "bypass" : outcome]);
 };

@@ -40,6 +40,7 @@ export function conditional(ifNoneMatch: string | undefined, response: Response)
   const headers = new Headers(response.headers);
   headers.delete("content-type");
   headers.delete("content-length");
+  headers.delete("content-encoding");
   return new Response(null, { status: 304, headers });
 }
 

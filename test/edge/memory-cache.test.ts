@@ -30,4 +30,24 @@ describe("the local cache (development's stand-in for Workers Cache)", () => {
     cache.put("huge", answer(101, 0, 60));
     expect(cache.get("huge", 1)).toBeUndefined();
   });
+
+  it("an entry's compressed body counts toward its size: adding it evicts the least recently used", () => {
+    const cache = new MemoryCache(100);
+    const a = answer(40, 0, 60);
+    cache.put("a", a);
+    cache.put("b", answer(40, 0, 60));
+    expect(cache.get("a", 1)).toBeDefined(); // b is now the least recently used
+    cache.addGzip("a", a, new Uint8Array(30));
+    expect(cache.get("b", 1)).toBeUndefined();
+    expect(cache.get("a", 1)?.gzip?.byteLength).toBe(30);
+  });
+
+  it("a compressed body made for an entry since replaced is dropped", () => {
+    const cache = new MemoryCache(1000);
+    const old = answer(40, 0, 60);
+    cache.put("k", old);
+    cache.put("k", answer(50, 0, 60));
+    cache.addGzip("k", old, new Uint8Array(10));
+    expect(cache.get("k", 1)?.gzip).toBeUndefined();
+  });
 });

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { batch } from "../../db/client.ts";
 import { EXPORT_JOB_TYPES, jobExports, jobs } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
+import { acceptsGzip } from "../../http/accept-encoding.ts";
 import { conditional } from "../../http/etag.ts";
 import { ApiError } from "../../http/problem.ts";
 import { RESULT_TYPES, resultKey } from "./keys.ts";
@@ -60,15 +61,4 @@ export async function exportResult(c: Context<AppEnv>, jobId: string): Promise<R
   }
   headers.set("Content-Length", String(object.size));
   return new Response(object.body, { status: 200, headers });
-}
-
-/** Whether `Accept-Encoding` takes gzip (named or `*`, with a weight above 0). */
-function acceptsGzip(header: string | undefined): boolean {
-  for (const part of (header ?? "").split(",")) {
-    const [name = "", ...params] = part.split(";").map((s) => s.trim().toLowerCase());
-    if (name !== "gzip" && name !== "*") continue;
-    const q = params.find((p) => p.startsWith("q="));
-    if (!q || Number(q.slice(2)) > 0) return true;
-  }
-  return false;
 }
