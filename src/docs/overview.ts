@@ -41,7 +41,8 @@ Checks run in this order and stop at the first failure: route (404, or 405 with 
   \`includes=brand\`) and shows within 2 seconds everywhere (at once where it was made); an answer showing prices is never served past the next
   00:00 UTC (flash offers change at day boundaries). Send \`x-d1-bookmark\` or \`Cache-Control: no-cache\` to read without it.
   \`Cache-Status\` (RFC 9211, cache \`storefront\`) says \`hit\`, \`fwd=miss\`, \`fwd=bypass\` or \`fwd=request\`; orders, contacts,
-  jobs, webhooks, health and every answer other than 200 are never served from it.
+  jobs, webhooks, health and every answer other than 200 are never served from it. Its answers say \`Vary: Accept-Encoding\`:
+  a hit goes gzip-compressed to a client that accepts gzip.
 - **Consistency.** Responses that used the database carry \`x-d1-bookmark\`; send it back to read data at least as fresh as
   your own last write.
 
