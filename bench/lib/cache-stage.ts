@@ -159,8 +159,11 @@ function bumper(origin: string, secret: string, plan: StorefrontPlan): Bump {
       return;
     }
     if (domain === "category_tree") {
+      // Under the category the path filters by, and back: either way that category's stamp moves.
       const { id, parents } = plan.movable;
-      return patch(`/api/v1/categories/${id}`, { parent_id: parents[n % 2] });
+      const filtered = Number(new URL(path, "http://bench").searchParams.get("category_ids")?.split(",")[0]);
+      const target = Number.isSafeInteger(filtered) && filtered !== id ? filtered : parents[0];
+      return patch(`/api/v1/categories/${id}`, { parent_id: n % 2 === 0 ? target : parents[1] });
     }
     if (domain === "categories")
       return patch(`/api/v1/categories/${plan.categoryId}`, {

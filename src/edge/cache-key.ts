@@ -1,4 +1,9 @@
-import { CACHE_DOMAINS, type CacheDomain, STAMP_BUCKETS } from "../db/cache-generations.ts";
+import {
+  CACHE_DOMAINS,
+  type CacheDomain,
+  STAMPED_BUCKETS,
+  type StampedDomain,
+} from "../db/cache-generations.ts";
 import type { CachePolicy } from "../http/route-table.ts";
 import type { KnownGenerations } from "./generations.ts";
 
@@ -35,17 +40,24 @@ export interface CacheKey {
 export function cacheKey(
   requestUrl: string,
   policy: CachePolicy,
-  { values, productStamps }: Pick<KnownGenerations, "values" | "productStamps">,
+  { values, stamps }: Pick<KnownGenerations, "values" | "stamps">,
 ): CacheKey {
   const url = new URL(requestUrl);
   const query = policy.echoesUrl ? url.search : sortedQuery(url.search);
   const read = readDomains(policy, url.searchParams);
   const productId = policy.byProductId ? Number(url.pathname.split("/").pop()) : Number.NaN;
+  // The ids whose buckets' stamps stand for a stamped domain (src/db/cache-generations.ts): one
+  // product's answer, a list filtered by categories; any other answer carries the generation.
+  const stampedIds: Partial<Record<CacheDomain, number[] | undefined>> = {
+    products: Number.isSafeInteger(productId) && productId >= 1 ? [productId] : undefined,
+    category_tree: idList(url.searchParams.getAll("category_ids")),
+  };
   const counter = (d: CacheDomain) => {
-    // One product's answer: its bucket's stamp (src/db/cache-generations.ts), not every product's generation.
-    if (d !== "products" || !Number.isSafeInteger(productId) || productId < 1) return `${d}=${values[d]}`;
-    const bucket = productId % STAMP_BUCKETS;
-    return `products#${bucket}=${productStamps?.[bucket] ?? values.products}`;
+    const ids = stampedIds[d];
+    if (!ids || !Object.hasOwn(STAMPED_BUCKETS, d)) return `${d}=${values[d]}`;
+    const domain = d as StampedDomain;
+    const buckets = [...new Set(ids.map((id) => id % STAMPED_BUCKETS[domain]))].sort((a, b) => a - b);
+    return `${d}#${buckets.map((b) => `${b}=${stamps[domain]?.[b] ?? values[d]}`).join(",")}`;
   };
   const props: FillProps = {
     cache: "storefront",
@@ -78,6 +90,12 @@ function readDomains(policy: CachePolicy, query: URLSearchParams): Set<CacheDoma
     if (query.has(name)) for (const domain of domains) read.add(domain);
   }
   return read;
+}
+
+/** The ids of a list parameter (`1,2`, repeated or not); undefined unless every one is a positive integer. */
+function idList(values: string[]): number[] | undefined {
+  const ids = values.flatMap((v) => v.split(",")).map((v) => (/^\d{1,15}$/.test(v) ? Number(v) : Number.NaN));
+  return ids.length > 0 && ids.every((id) => id >= 1) ? ids : undefined;
 }
 
 function sortedQuery(search: string): string {

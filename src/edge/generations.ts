@@ -1,5 +1,11 @@
 import type { Context } from "hono";
-import { CACHE_DOMAINS, type CacheDomain, type Generations, STAMP_BUCKETS } from "../db/cache-generations.ts";
+import {
+  CACHE_DOMAINS,
+  type CacheDomain,
+  type Generations,
+  STAMPED_BUCKETS,
+  type StampedDomain,
+} from "../db/cache-generations.ts";
 import type { AppEnv } from "../env.ts";
 
 /**
@@ -12,8 +18,8 @@ export const GENERATIONS_TTL_MS = 2000;
 
 export interface KnownGenerations {
   values: Generations;
-  /** The `products` bucket stamps (src/db/cache-generations.ts); absent: every bucket at `values.products`. */
-  productStamps?: readonly number[];
+  /** The bucket stamps of the stamped domains (src/db/cache-generations.ts); absent: every bucket at the domain's value. */
+  stamps: Partial<Record<StampedDomain, readonly number[]>>;
   /** The D1 bookmark of the read: a fill reads data at least this fresh (src/edge/gateway.ts). */
   bookmark: string | null;
   readAt: number;
@@ -52,19 +58,22 @@ async function readOnPrimary(c: Context<AppEnv>, now: number): Promise<KnownGene
     .all<{ domain: string; generation: number; stamps: string | null }>()
     .finally(() => phases.enter(left));
   const values = Object.fromEntries(CACHE_DOMAINS.map((d) => [d, 0])) as Generations;
-  let productStamps: number[] | undefined;
+  const stamps: KnownGenerations["stamps"] = {};
   for (const row of results) {
     if (row.domain in values) values[row.domain as CacheDomain] = row.generation;
-    if (row.domain === "products" && row.stamps) productStamps = parseStamps(row.stamps);
+    if (Object.hasOwn(STAMPED_BUCKETS, row.domain) && row.stamps) {
+      const domain = row.domain as StampedDomain;
+      stamps[domain] = parseStamps(row.stamps, STAMPED_BUCKETS[domain]);
+    }
   }
-  return { values, productStamps, bookmark: session?.getBookmark() ?? null, readAt: now };
+  return { values, stamps, bookmark: session?.getBookmark() ?? null, readAt: now };
 }
 
-/** The stamps, or undefined unless they are exactly STAMP_BUCKETS integers. */
-function parseStamps(text: string): number[] | undefined {
+/** The stamps, or undefined unless they are exactly `buckets` integers. */
+function parseStamps(text: string, buckets: number): number[] | undefined {
   try {
     const stamps: unknown = JSON.parse(text);
-    return Array.isArray(stamps) && stamps.length === STAMP_BUCKETS && stamps.every(Number.isInteger)
+    return Array.isArray(stamps) && stamps.length === buckets && stamps.every(Number.isInteger)
       ? stamps
       : undefined;
   } catch {

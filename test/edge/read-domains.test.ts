@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { cacheStatus, HIT, MISS } from "../support/edge.ts";
+import { cacheStatus, changedOutsideTheService, HIT, MISS } from "../support/edge.ts";
 import { createBrandRow, createCategoryRow, createProduct } from "../support/factories/catalog.ts";
 import { unique } from "../support/unique.ts";
 
@@ -84,6 +84,60 @@ describe("an answer is keyed by the domains it reads, includes asked for among t
     expect(moved.status, moved.text).toBe(200);
     expect(cacheStatus(await api(path))).toBe(HIT);
     expect(cacheStatus(await api(`/api/v1/categories/${child}`))).not.toBe(HIT);
+  });
+
+  it("a category moved ends the lists of the categories it leaves and joins, and leaves other category lists cached", async () => {
+    const [left, joined, apart] = [
+      await createCategoryRow(),
+      await createCategoryRow(),
+      await createCategoryRow(),
+    ];
+    const moving = await createCategoryRow(left);
+    await createProduct({ categoryIds: [moving] });
+    await changedOutsideTheService(); // the factories' writes, seen before the first read
+    const list = (id: number) => `/api/v1/products?category_ids=${id}&per_page=7`;
+    const before = await cached(list(left));
+    expect(before.json.pagination.total).toBe(1);
+    expect((await cached(list(joined))).json.pagination.total).toBe(0);
+    await cached(list(moving));
+    await cached(list(apart));
+    const moved = await api(`/api/v1/categories/${moving}`, { method: "PATCH", body: { parent_id: joined } });
+    expect(moved.status, moved.text).toBe(200);
+    const [leftAfter, joinedAfter] = [await api(list(left)), await api(list(joined))];
+    expect(cacheStatus(leftAfter)).toBe(MISS);
+    expect(leftAfter.json.pagination.total).toBe(0);
+    expect(cacheStatus(joinedAfter)).toBe(MISS);
+    expect(joinedAfter.json.pagination.total).toBe(1);
+    // Its own subtree and an unrelated category's did not change.
+    expect(cacheStatus(await api(list(moving)))).toBe(HIT);
+    expect(cacheStatus(await api(list(apart)))).toBe(HIT);
+  });
+
+  it("a category moved ends the lists of every ancestor it leaves or joins, grandparents too", async () => {
+    const grandparent = await createCategoryRow();
+    const parent = await createCategoryRow(grandparent);
+    const moving = await createCategoryRow(parent);
+    await createProduct({ categoryIds: [moving] });
+    const list = `/api/v1/products?category_ids=${grandparent}&per_page=8`;
+    expect((await cached(list)).json.pagination.total).toBe(1);
+    const moved = await api(`/api/v1/categories/${moving}`, { method: "PATCH", body: { parent_id: null } });
+    expect(moved.status, moved.text).toBe(200);
+    const after = await api(list);
+    expect(cacheStatus(after)).toBe(MISS);
+    expect(after.json.pagination.total).toBe(0);
+  });
+
+  it("a list filtered by several categories ends when a move touches any of them", async () => {
+    const [a, b, target] = [await createCategoryRow(), await createCategoryRow(), await createCategoryRow()];
+    const moving = await createCategoryRow(b);
+    await createProduct({ categoryIds: [moving] });
+    const list = `/api/v1/products?category_ids=${a},${b}&per_page=9`;
+    expect((await cached(list)).json.pagination.total).toBe(1);
+    const moved = await api(`/api/v1/categories/${moving}`, { method: "PATCH", body: { parent_id: target } });
+    expect(moved.status, moved.text).toBe(200);
+    const after = await api(list);
+    expect(cacheStatus(after)).toBe(MISS);
+    expect(after.json.pagination.total).toBe(0);
   });
 
   it("an includes name that is no include (an Object prototype key too) is a 400, never a key error", async () => {

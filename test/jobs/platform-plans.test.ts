@@ -105,6 +105,7 @@ async function captureStatements(): Promise<Capture> {
   await call("category update", "PATCH", `/api/v1/categories/${category.id}`, {
     translations: { "es-ES": { name: "Plan categoría 2" }, "en-GB": { name: "Plan category" } },
   });
+  await call("category move", "PATCH", `/api/v1/categories/${category.id}`, { parent_id: 1 });
   const supplier = await call("supplier create", "POST", "/api/v1/suppliers", {
     name: "Plan supplier",
     internal_id: "PLAN-SUP",

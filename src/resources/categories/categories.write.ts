@@ -6,7 +6,7 @@ import { columnChanges } from "../../conventions/write/column-changes.ts";
 import { generatedSlug } from "../../conventions/write/generated-slug.ts";
 import { runWrite } from "../../conventions/write/run-write.ts";
 import { assertEnabledLocales, translationStatements } from "../../conventions/write/translations.ts";
-import { generationBump } from "../../db/cache-generations.ts";
+import { categoryTreeBump, generationBump } from "../../db/cache-generations.ts";
 import { routeFeedEntry } from "../../db/change-feed.ts";
 import { batch } from "../../db/client.ts";
 import { categories, categoryTranslations } from "../../db/schema/index.ts";
@@ -146,11 +146,13 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
         newParent
           ? and(
               eq(categories.id, id),
-              sql`NOT EXISTS (WITH RECURSIVE ancestors(id) AS (SELECT ${newParent} UNION SELECT c.parent_id FROM ancestors a CROSS JOIN categories c ON c.id = a.id WHERE c.parent_id IS NOT NULL) SELECT 1 FROM ancestors WHERE ancestors.id = ${id})`,
+              sql`NOT EXISTS (WITH RECURSIVE ancestors(id) AS (SELECT ${newParent} UNION SELECT c.parent_id FROM ancestors CROSS JOIN categories c ON c.id = ancestors.id WHERE c.parent_id IS NOT NULL) SELECT 1 FROM ancestors WHERE ancestors.id = ${id})`,
             )
           : eq(categories.id, id),
       );
     const statements: BatchItem<"sqlite">[] = [
+      // Before the move: the ancestors it leaves are still found.
+      ...(newParent === undefined ? [] : categoryTreeBump(db, id, newParent)),
       update,
       ...(newParent
         ? [db.run(sql`INSERT INTO categories (id, status) SELECT NULL, NULL WHERE changes() = 0`)]
@@ -161,8 +163,7 @@ export async function updateCategory(c: Context<AppEnv>, id: number, body: Categ
           : {},
       ),
       routeFeedEntry(db, "categories", id),
-      // Product lists filtered by `category_ids` walk the tree: only a move changes their answers.
-      generationBump(db, newParent === undefined ? ["categories"] : ["categories", "category_tree"]),
+      generationBump(db, ["categories"]),
     ];
     try {
       await runCategoryWrite(c, translations, () => db.batch(statements as [BatchItem<"sqlite">]));
