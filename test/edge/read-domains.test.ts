@@ -12,6 +12,19 @@ async function cached(path: string) {
   return again;
 }
 
+/** Moves category `id` under `parentId` (null: to the top). */
+const moveCategory = async (id: number, parentId: number | null) => {
+  const moved = await api(`/api/v1/categories/${id}`, { method: "PATCH", body: { parent_id: parentId } });
+  expect(moved.status, moved.text).toBe(200);
+};
+
+/** Reads `path` right after a write that ended it: computed now, showing `total` products. */
+async function endedShowing(path: string, total: number) {
+  const after = await api(path);
+  expect(cacheStatus(after), path).toBe(MISS);
+  expect(after.json.pagination.total, path).toBe(total);
+}
+
 const renameBrand = async (id: number, name: string) =>
   expect((await api(`/api/v1/brands/${id}`, { method: "PATCH", body: { name } })).status).toBe(200);
 
@@ -101,13 +114,9 @@ describe("an answer is keyed by the domains it reads, includes asked for among t
     expect((await cached(list(joined))).json.pagination.total).toBe(0);
     await cached(list(moving));
     await cached(list(apart));
-    const moved = await api(`/api/v1/categories/${moving}`, { method: "PATCH", body: { parent_id: joined } });
-    expect(moved.status, moved.text).toBe(200);
-    const [leftAfter, joinedAfter] = [await api(list(left)), await api(list(joined))];
-    expect(cacheStatus(leftAfter)).toBe(MISS);
-    expect(leftAfter.json.pagination.total).toBe(0);
-    expect(cacheStatus(joinedAfter)).toBe(MISS);
-    expect(joinedAfter.json.pagination.total).toBe(1);
+    await moveCategory(moving, joined);
+    await endedShowing(list(left), 0);
+    await endedShowing(list(joined), 1);
     // Its own subtree and an unrelated category's did not change.
     expect(cacheStatus(await api(list(moving)))).toBe(HIT);
     expect(cacheStatus(await api(list(apart)))).toBe(HIT);
@@ -120,11 +129,8 @@ describe("an answer is keyed by the domains it reads, includes asked for among t
     await createProduct({ categoryIds: [moving] });
     const list = `/api/v1/products?category_ids=${grandparent}&per_page=8`;
     expect((await cached(list)).json.pagination.total).toBe(1);
-    const moved = await api(`/api/v1/categories/${moving}`, { method: "PATCH", body: { parent_id: null } });
-    expect(moved.status, moved.text).toBe(200);
-    const after = await api(list);
-    expect(cacheStatus(after)).toBe(MISS);
-    expect(after.json.pagination.total).toBe(0);
+    await moveCategory(moving, null);
+    await endedShowing(list, 0);
   });
 
   it("a list filtered by several categories ends when a move touches any of them", async () => {
@@ -133,11 +139,8 @@ describe("an answer is keyed by the domains it reads, includes asked for among t
     await createProduct({ categoryIds: [moving] });
     const list = `/api/v1/products?category_ids=${a},${b}&per_page=9`;
     expect((await cached(list)).json.pagination.total).toBe(1);
-    const moved = await api(`/api/v1/categories/${moving}`, { method: "PATCH", body: { parent_id: target } });
-    expect(moved.status, moved.text).toBe(200);
-    const after = await api(list);
-    expect(cacheStatus(after)).toBe(MISS);
-    expect(after.json.pagination.total).toBe(0);
+    await moveCategory(moving, target);
+    await endedShowing(list, 0);
   });
 
   it("an includes name that is no include (an Object prototype key too) is a 400, never a key error", async () => {
