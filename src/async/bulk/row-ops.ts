@@ -115,7 +115,8 @@ export class RowOps {
    * The products and variants the log writes rows of (for the edge cache's stamps,
    * src/db/cache-generations.ts): a `products` row by its `id`, a `variants` row by its `id`, any
    * other row by its `product_id` or `variant_id`. Undefined when a row names none of them. Rows
-   * sent unchanged are named too (the stamps then end a few pages more than needed, never fewer).
+   * sent unchanged that no change check dropped are named too (the stamps then end a few pages more
+   * than needed, never fewer).
    */
   changedProducts(): ChangedProducts | undefined {
     const productIds = new Set<number>();
