@@ -6,14 +6,7 @@ import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
 import type { JsonRow } from "./bulk-sql.ts";
 import { type CheckKind, type TableCheck, tableChecks } from "./change-checks.ts";
 import { ROLLUP, STAMPED_OWNERS } from "./stamps.ts";
-import {
-  ownerStamps,
-  ownerValues,
-  rowId,
-  stampRollup,
-  type TableOps,
-  tableStatements,
-} from "./table-ops.ts";
+import { ownerStamps, ownerValues, rowId, stampRollup, type TableOps, tableStatements } from "./table-ops.ts";
 import { parentsFirst } from "./table-order.ts";
 
 /**
