@@ -18,7 +18,7 @@ import { deletesByKeys, mergeColumns, rowId, setGroups, type TableOps } from "./
  */
 
 /** A SELECT of `tag` values: the positions in `ids` of the sent rows that would change. */
-export interface ChangeCheck {
+interface ChangeCheck {
   statement: SQL;
   ids: string[];
 }
