@@ -70,11 +70,13 @@ async function captureStatements(): Promise<Captured[]> {
       plan.outcomes.filter((o) => !o.ok),
       c.name,
     ).toEqual([]);
+    // Before the writes, a real run's checks of which rows they would change (change-checks.ts).
+    const checks = plan.changeChecks?.() ?? [];
     // The count of unchanged records is read in the same batch, after the writes.
     const unchanged = plan.unchanged ? [sql`SELECT ${plan.unchanged}`] : [];
     // Then its change feed entries (src/async/bulk/feed-entries.ts).
     const feed = plan.ops && plan.stamp ? bulkFeedEntries(plan.ops, plan.stamp) : [];
-    for (const statement of [...plan.statements, ...unchanged, ...feed]) {
+    for (const statement of [...checks, ...plan.statements, ...unchanged, ...feed]) {
       const { sql: text, params } = dialect.sqlToQuery(statement);
       captured.push({ source: c.name, sql: text, params });
     }

@@ -209,7 +209,8 @@ describe("change feed: bulk jobs", () => {
     const p = await createProduct();
     const from = await head();
     const body = (dryRun: boolean) => ({
-      variants: [{ id: p.variantIds[0], warehouse_stock: 5 }],
+      // Not the factory's 5: the real run must change the variant to be listed.
+      variants: [{ id: p.variantIds[0], warehouse_stock: 6 }],
       options: { match_by: "id", dry_run: dryRun },
     });
     await run("/api/v1/variants/bulk", body(true));

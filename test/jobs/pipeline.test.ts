@@ -133,7 +133,7 @@ function countingD1(d1: D1Database) {
 }
 
 describe("queue consumer: D1 round trips", () => {
-  it("a variants chunk costs 3: open (job, ledger), match with markets, apply; a redelivery 1", async () => {
+  it("a variants chunk costs 4: open (job, ledger), match with markets, change checks, apply; a redelivery 1", async () => {
     const p = await createProduct({ variants: [{}, {}, {}] });
     const jobId = await variantsJob(
       p.variantIds.map((id, i) => ({
@@ -146,7 +146,7 @@ describe("queue consumer: D1 round trips", () => {
     const { testEnv, sent } = capturingEnv();
     const { db, counter } = countingD1(env.DB);
     await deliver({ ...testEnv, DB: db }, { jobId, chunk: 0 });
-    expect(counter.trips).toBe(3);
+    expect(counter.trips).toBe(4);
     expect(sent).toEqual([{ jobId, chunk: 1 }]);
     expect(await stockOf(p.variantIds[1] as number)).toBe(51);
     // The offer alone is valid because the match read that market_es already has a price.

@@ -116,20 +116,18 @@ async function commitPlan(ctx: ProcessorContext, chunk: number, part: number, pl
 export async function commitWithBooks(
   { env, db, job, dryRun, invalidates, unrecorded }: ProcessorContext,
   books: SQL[],
-  {
-    statements,
-    ops,
-    unchanged,
-    outcomes,
-    stamp,
-  }: Pick<Plan, "statements" | "ops" | "unchanged" | "outcomes" | "stamp">,
+  plan: Pick<Plan, "statements" | "ops" | "unchanged" | "outcomes" | "stamp" | "pruned">,
 ) {
+  const { ops, unchanged, outcomes, stamp } = plan;
   const succeeded = outcomes.filter((o) => o.ok).length;
   if (job.dryRun) {
     if (!dryRun) throw new Error("a dry run's context carries no memory of its effects");
-    await commitDryRun(env.DB, dryRun, books, { statements, ops, unchanged, succeeded });
+    await commitDryRun(env.DB, dryRun, books, { statements: plan.statements, ops, unchanged, succeeded });
     return;
   }
+  // A dry run rehearses every statement after the earlier effects it remembers, which the checks
+  // could not see: only a real run leaves out what writes nothing before the batch.
+  const statements = plan.pruned && worthChecking(unrecorded) ? await plan.pruned(env.DB) : plan.statements;
   // Before the effects: the products of the variants they delete are still found (cacheBumps).
   const bump = statements.length > 0 && invalidates?.length ? cacheBumps(db, invalidates, ops) : [];
   const carried =
@@ -150,6 +148,13 @@ export async function commitWithBooks(
   unrecorded.rows = rows;
   unrecorded.unchanged = rows === 0 ? succeeded : marked;
 }
+
+/**
+ * Whether a plan's change checks (Plan.pruned) may pay: not when the job's last commit changed
+ * every record it wrote (a first send, a feed of new values), where they cost one more round trip
+ * and would drop nothing. The figures of that commit are still `unrecorded` when the next plans.
+ */
+const worthChecking = (last: Unrecorded | undefined) => !(last && last.rows > 0 && last.unchanged === 0);
 
 /**
  * The edge cache bumps of a batch that changes `invalidates`: `products` stamps the buckets of the

@@ -98,7 +98,7 @@ export function insertJson<T extends SQLiteTable>(
 export const STAMP_COLUMN = "updated_at";
 
 /** Rows grouped by the fields they carry (of `columns`), in first-seen order. */
-function shapesOf(columns: string[], rows: JsonRow[]) {
+export function shapesOf(columns: string[], rows: JsonRow[]) {
   const shapes = new Map<string, { columns: string[]; rows: JsonRow[] }>();
   for (const row of rows) {
     const sent = columns.filter((c) => row[c] !== undefined);
@@ -112,7 +112,7 @@ function shapesOf(columns: string[], rows: JsonRow[]) {
 }
 
 /** `t.c IS NOT <sent c>` for each compared column of a group bound after `keys` (`undefined`: none). */
-function differs(table: string, keys: string[], columns: string[]): SQL | undefined {
+export function differs(table: string, keys: string[], columns: string[]): SQL | undefined {
   const compared = columns.flatMap((c, i) =>
     c === STAMP_COLUMN ? [] : [sql`${ident(table)}.${ident(c)} IS NOT ${field("j", keys.length + i)}`],
   );
@@ -120,7 +120,7 @@ function differs(table: string, keys: string[], columns: string[]): SQL | undefi
 }
 
 /** `t.key = <sent key>` for each of `keys`; `owner` (a column and its row's id) replaces its sent value. */
-const keyMatch = (table: string, keys: string[], owner?: { column: string; id: SQL }) =>
+export const keyMatch = (table: string, keys: string[], owner?: { column: string; id: SQL }) =>
   sql.join(
     keys.map((k, i) =>
       k === owner?.column

@@ -1,32 +1,13 @@
-import { getTableName, type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ChangedProducts } from "../../db/cache-generations.ts";
 import { products, variants } from "../../db/schema/index.ts";
 import type { SqlColumn, SqlRow } from "../../db/sql-row.ts";
-import { jsonKeys } from "../../db/stated-plans.ts";
-import {
-  changedByDelete,
-  deleteJson,
-  insertJson,
-  type JsonRow,
-  STAMP_COLUMN,
-  stampByUpsert,
-  updateJson,
-  upsertJson,
-} from "./bulk-sql.ts";
-import { type OwnedSet, replaceSetJson, stampExtraOwners } from "./set-sql.ts";
+import type { JsonRow } from "./bulk-sql.ts";
+import { type CheckKind, type TableCheck, tableChecks } from "./change-checks.ts";
 import { ROLLUP, STAMPED_OWNERS } from "./stamps.ts";
+import { ownerStamps, ownerValues, rowId, stampRollup, type TableOps, tableStatements } from "./table-ops.ts";
 import { parentsFirst } from "./table-order.ts";
-
-interface TableOps {
-  deletes: Map<string, { keys: string[]; row: JsonRow }>;
-  inserts: JsonRow[];
-  insertColumns: Set<string>;
-  merges: Map<string, { keys: string[]; row: JsonRow }>;
-  mergeKeys?: string[];
-  /** Replaced sets by owner value: the later set of an owner wins whole. */
-  sets: Map<string, { owner: string; member: string; value: number; rows: JsonRow[] }>;
-}
 
 /**
  * The row-level effects of a plan, collected per table and turned into a few set-based statements.
@@ -49,6 +30,12 @@ type LoggedOp =
 
 export class RowOps {
   private readonly log: LoggedOp[] = [];
+  /** The log collected per table (statements), once; keepChanged drops from it what writes nothing. */
+  private collected?: Map<string, TableOps>;
+  /** The checks of the last changeChecks, for keepChanged. */
+  private checks?: ({ table: string } & TableCheck)[];
+  /** Key ids of the ops keepChanged dropped, by table and kind: what they name changes nothing. */
+  private readonly dropped = new Map<string, Set<string>>();
   /** The tables the log names, by SQL name: their foreign keys order the statements. */
   private readonly tables = new Map<string, SQLiteTable>();
 
@@ -88,11 +75,13 @@ export class RowOps {
 
   /** Appends another record's ops (a record's ops join the chunk only when the record succeeds). */
   absorb(other: RowOps) {
+    this.collected = undefined;
     this.log.push(...other.log);
     for (const [name, table] of other.tables) this.tables.set(name, table);
   }
 
   private named(table: SQLiteTable): string {
+    this.collected = undefined;
     const name = getTableName(table);
     this.tables.set(name, table);
     return name;
@@ -104,7 +93,7 @@ export class RowOps {
    */
   project(columns: Readonly<Record<string, readonly string[]>>): RowOp[] {
     const out: RowOp[] = [];
-    for (const op of this.log) {
+    for (const op of this.live()) {
       const keep = columns[op.table];
       if (!keep) continue;
       const row: JsonRow = {};
@@ -119,13 +108,14 @@ export class RowOps {
    * The products and variants the log writes rows of (for the edge cache's stamps,
    * src/db/cache-generations.ts): a `products` row by its `id`, a `variants` row by its `id`, any
    * other row by its `product_id` or `variant_id`. Undefined when a row names none of them. Rows
-   * sent unchanged are named too (the stamps then end a few pages more than needed, never fewer).
+   * sent unchanged that no change check dropped are named too (the stamps then end a few pages more
+   * than needed, never fewer).
    */
   changedProducts(): ChangedProducts | undefined {
     const productIds = new Set<number>();
     const variantIds = new Set<number>();
     const id = (value: unknown) => (typeof value === "number" ? value : undefined);
-    for (const { table: name, row } of this.log) {
+    for (const { table: name, row } of this.live()) {
       const table = this.tables.get(name);
       const product = id(table === products ? row.id : row.product_id);
       const variant = id(table === variants ? row.id : row.variant_id);
@@ -136,14 +126,80 @@ export class RowOps {
     return { productIds: [...productIds], variantIds: [...variantIds] };
   }
 
+  /** The logged ops keepChanged did not drop. */
+  private live(): LoggedOp[] {
+    if (this.dropped.size === 0) return this.log;
+    return this.log.filter(
+      (op) => op.kind === "insert" || !this.dropped.get(`${op.table}\u0001${op.kind}`)?.has(keyId(op)),
+    );
+  }
+
   /**
-   * The statements of the log, each table's after its parents' (inserts satisfy foreign keys within
-   * one batch). Every write skips rows equal to what is stored (bulk-sql.ts). With `now`, a write
-   * that changes a row stamps `updated_at` (the row's own, through its stamp column; its owner's,
-   * STAMPED_OWNERS, by a statement that compares the sent rows before they are written; a stamped
-   * variant's product, by a last statement), so the changed rows are those stamped `now`.
+   * SELECTs naming the merges, deletes and replaced sets that would change a row (change-checks.ts),
+   * to run before the statements; their results go to keepChanged. A merge of a key the plan also
+   * deletes is not checked (the delete runs first): it is kept.
    */
-  statements(upsertTables: ReadonlySet<SQLiteTable>, now?: string): SQL[] {
+  changeChecks(upsertTables: ReadonlySet<SQLiteTable>): SQL[] {
+    this.checks = [...this.collect()].flatMap(([name, ops]) => {
+      const table = this.tables.get(name) as SQLiteTable;
+      return tableChecks(table, ops, upsertTables.has(table)).map((c) => ({ table: name, ...c }));
+    });
+    return this.checks.map((c) => c.check.statement);
+  }
+
+  /**
+   * Drops the checked ops whose check (the results of changeChecks' statements, in order) named
+   * no change: every merge, delete and set a check covered and did not name. The statements, the
+   * change feed's ids and the edge cache's products then leave them out.
+   */
+  keepChanged(results: readonly { results?: unknown[] }[]) {
+    const groups = new Map<
+      string,
+      {
+        table: string;
+        kind: CheckKind;
+        covered: Set<string[]>;
+        named: Set<string>;
+        missing: Map<string, boolean>;
+      }
+    >();
+    (this.checks ?? []).forEach(({ table, kind, check }, i) => {
+      const at = `${table}\u0001${kind}`;
+      let group = groups.get(at);
+      if (!group) {
+        group = { table, kind, covered: new Set(), named: new Set(), missing: new Map() };
+        groups.set(at, group);
+      }
+      group.covered.add(check.ids);
+      for (const row of (results[i]?.results ?? []) as { tag: number; missing?: number }[]) {
+        const id = check.ids[row.tag];
+        if (id === undefined) continue;
+        group.named.add(id);
+        if (kind === "merge" && row.missing !== undefined) group.missing.set(id, row.missing === 1);
+      }
+    });
+    const byTable = this.collect();
+    for (const [at, { table, kind, covered, named, missing }] of groups) {
+      const ops = byTable.get(table);
+      if (!ops) continue;
+      for (const [id, absent] of missing) ops.found.set(id, !absent);
+      const map = kind === "merge" ? ops.merges : kind === "delete" ? ops.deletes : ops.sets;
+      const dropped = this.dropped.get(at) ?? new Set<string>();
+      for (const ids of covered) {
+        for (const id of ids) {
+          if (named.has(id)) continue;
+          map.delete(id);
+          dropped.add(id);
+        }
+      }
+      this.dropped.set(at, dropped);
+    }
+    this.checks = undefined;
+  }
+
+  /** The log per table: merges of one key combined, deletes cancelling earlier ops, sets by owner. */
+  private collect(): Map<string, TableOps> {
+    if (this.collected) return this.collected;
     const byTable = new Map<string, TableOps>();
     for (const op of this.log) {
       let ops = byTable.get(op.table);
@@ -154,6 +210,7 @@ export class RowOps {
           insertColumns: new Set(),
           merges: new Map(),
           sets: new Map(),
+          found: new Map(),
         };
         byTable.set(op.table, ops);
       }
@@ -162,7 +219,7 @@ export class RowOps {
         for (const k of Object.keys(op.row)) ops.insertColumns.add(k);
         continue;
       }
-      const id = op.keys.map((k) => String(op.row[k])).join("\u0000");
+      const id = keyId(op);
       if (op.kind === "set") {
         const owner = op.keys[0] as string;
         ops.sets.set(id, { owner, member: op.member, value: op.row[owner] as number, rows: op.rows });
@@ -180,6 +237,19 @@ export class RowOps {
         ops.mergeKeys = op.keys;
       }
     }
+    this.collected = byTable;
+    return byTable;
+  }
+
+  /**
+   * The statements of the log, each table's after its parents' (inserts satisfy foreign keys within
+   * one batch). Every write skips rows equal to what is stored (bulk-sql.ts). With `now`, a write
+   * that changes a row stamps `updated_at` (the row's own, through its stamp column; its owner's,
+   * STAMPED_OWNERS, by a statement that compares the sent rows before they are written; a stamped
+   * variant's product, by a last statement), so the changed rows are those stamped `now`.
+   */
+  statements(upsertTables: ReadonlySet<SQLiteTable>, now?: string): SQL[] {
+    const byTable = this.collect();
     const out: SQL[] = [];
     const rollupIds = new Set<unknown>();
     for (const table of parentsFirst(
@@ -202,105 +272,4 @@ export class RowOps {
   }
 }
 
-/** Every value of `column` the table's ops name (merged, inserted, deleted or set rows). */
-function ownerValues(ops: TableOps, column: string): unknown[] {
-  return [
-    ...[...ops.merges.values()].map((m) => m.row[column]),
-    ...[...ops.deletes.values()].map((d) => d.row[column]),
-    ...ops.inserts.map((r) => r[column]),
-    ...[...ops.sets.values()].map((s) => s.value),
-  ].filter((v) => v !== undefined && v !== null);
-}
-
-/** Stamps the owners (`column`) whose rows of `table` the ops would change, before they run. */
-function ownerStamps(
-  owner: SQLiteTable,
-  table: SQLiteTable,
-  ops: TableOps,
-  upsert: boolean,
-  column: string,
-  now: string,
-): SQL[] {
-  const changed: SQL[] = [];
-  for (const [keys, rows] of deletesByKeys(ops)) changed.push(...changedByDelete(table, keys, rows, column));
-  const out: SQL[] = [];
-  const merges = [...ops.merges.values()];
-  if (merges.length > 0 && ops.mergeKeys) {
-    const keys = ops.mergeKeys;
-    const rows = merges.map((m) => m.row);
-    out.push(...stampByUpsert(owner, table, keys, mergeColumns(merges, keys), rows, column, now, upsert));
-  }
-  for (const set of setGroups(ops)) {
-    out.push(...stampExtraOwners(owner, table, set.owner, set.member, set.sets, now));
-    const rows = set.sets.flatMap((s) => s.rows);
-    out.push(...stampByUpsert(owner, table, [set.owner, set.member], set.columns, rows, column, now));
-  }
-  return [...changed.map((select) => stampOwners(owner, select, now)), ...out];
-}
-
-/** Stamps the owners a SELECT of `id`s names (materialized: the owner is searched per id). */
-const stampOwners = (ownerTable: SQLiteTable, changed: SQL, now: string): SQL => {
-  const owner = sql.identifier(getTableName(ownerTable));
-  const stamp = sql.identifier(STAMP_COLUMN);
-  return sql`UPDATE ${owner} SET ${stamp} = ${now} FROM (${changed} LIMIT -1) AS c WHERE ${owner}.id = c.id AND ${owner}.${stamp} IS NOT ${now}`;
-};
-
-/** Stamps the parent of every variant among `ids` stamped `now` (after every write of the plan). */
-const stampRollup = (ids: unknown[], now: string): SQL => {
-  const { table, owner, column } = ROLLUP;
-  const t = sql.identifier(getTableName(table));
-  const p = sql.identifier(getTableName(owner));
-  const stamp = sql.identifier(STAMP_COLUMN);
-  return sql`UPDATE ${p} SET ${stamp} = ${now} FROM (SELECT DISTINCT v.${sql.identifier(column)} AS id FROM ${jsonKeys(JSON.stringify(ids))} AS k CROSS JOIN ${t} AS v ON v.id = k.value WHERE v.${stamp} = ${now} LIMIT -1) AS c WHERE ${p}.id = c.id AND ${p}.${stamp} IS NOT ${now}`;
-};
-
-function deletesByKeys(ops: TableOps): Map<string[], JsonRow[]> {
-  const byKeys = new Map<string, { keys: string[]; rows: JsonRow[] }>();
-  for (const { keys, row } of ops.deletes.values()) {
-    const k = keys.join(",");
-    const group = byKeys.get(k);
-    if (group) group.rows.push(row);
-    else byKeys.set(k, { keys, rows: [row] });
-  }
-  return new Map([...byKeys.values()].map((g) => [g.keys, g.rows]));
-}
-
-const mergeColumns = (merges: { row: JsonRow }[], keys: string[]) =>
-  [...new Set(merges.flatMap((m) => Object.keys(m.row)))].filter((c) => !keys.includes(c));
-
-/** The sets of one table, grouped by owner column and member (one group in practice). */
-function setGroups(ops: TableOps) {
-  const groups = new Map<string, { owner: string; member: string; columns: string[]; sets: OwnedSet[] }>();
-  for (const set of ops.sets.values()) {
-    const k = `${set.owner},${set.member}`;
-    let group = groups.get(k);
-    if (!group) {
-      group = { owner: set.owner, member: set.member, columns: [], sets: [] };
-      groups.set(k, group);
-    }
-    group.sets.push({ value: set.value, rows: set.rows });
-  }
-  for (const group of groups.values()) {
-    const keys = [group.owner, group.member];
-    const sent = group.sets.flatMap((set) => set.rows.flatMap((r) => Object.keys(r)));
-    group.columns = [...new Set(sent)].filter((c) => !keys.includes(c));
-  }
-  return [...groups.values()];
-}
-
-function tableStatements(table: SQLiteTable, ops: TableOps, upsert: boolean): SQL[] {
-  const out: SQL[] = [];
-  for (const [keys, rows] of deletesByKeys(ops)) out.push(...deleteJson(table, keys, rows));
-  for (const set of setGroups(ops))
-    out.push(...replaceSetJson(table, set.owner, set.member, set.columns, set.sets));
-  out.push(...insertJson(table, [...ops.insertColumns], ops.inserts));
-  const merges = [...ops.merges.values()];
-  if (merges.length > 0 && ops.mergeKeys) {
-    const keys = ops.mergeKeys;
-    const columns = mergeColumns(merges, keys);
-    const rows = merges.map((m) => m.row);
-    if (upsert) out.push(...upsertJson(table, keys, columns, rows));
-    else out.push(...updateJson(table, keys, columns, rows));
-  }
-  return out;
-}
+const keyId = (op: Exclude<LoggedOp, { kind: "insert" }>) => rowId(op.keys, op.row);

@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { CacheDomain } from "../../db/cache-generations.ts";
+import { rawBatch } from "../../db/raw.ts";
 import type { BULK_JOB_TYPES, EXPORT_JOB_TYPES, jobs } from "../../db/schema/jobs.ts";
 import type { Bindings, Db } from "../../env.ts";
 import type { DryRunMemory } from "./dry-run-memory.ts";
@@ -100,11 +101,20 @@ export interface Plan {
   unchanged?: SQL;
   /** The instant the plan's writes stamp changed rows with (its change feed entries follow them). */
   stamp?: string;
+  /**
+   * A real run's statements without the ops that would write nothing: `ops`' change checks run
+   * (one round trip, src/async/bulk/change-checks.ts) and `statements` built again from the ops
+   * they kept. Absent for a plan without ops.
+   */
+  pruned?: (d1: D1Database) => Promise<SQL[]>;
+  /** The SELECTs `pruned` runs (the statement-plan tests explain them). */
+  changeChecks?: () => SQL[];
 }
 
 /**
  * The plan of the records planned into `ops`: its statements write the ops (merging rows of
- * `upsertTables` by key, inserting those missing) and stamp what they change with `now`.
+ * `upsertTables` by key, inserting those missing) and stamp what they change with `now`; `after`
+ * follow them (written by hand, not through the ops).
  */
 export const planOf = (
   outcomes: RecordOutcome[],
@@ -112,7 +122,27 @@ export const planOf = (
   now: string,
   unchanged: SQL,
   upsertTables: ReadonlySet<SQLiteTable> = new Set(),
-): Plan => ({ outcomes, statements: ops.statements(upsertTables, now), ops, unchanged, stamp: now });
+  after: SQL[] = [],
+): Plan => {
+  let built: SQL[] | undefined;
+  return {
+    outcomes,
+    get statements() {
+      built ??= [...ops.statements(upsertTables, now), ...after];
+      return built;
+    },
+    ops,
+    unchanged,
+    stamp: now,
+    changeChecks: () => ops.changeChecks(upsertTables),
+    pruned: async (d1) => {
+      const checks = ops.changeChecks(upsertTables);
+      if (checks.length > 0) ops.keepChanged(await rawBatch(d1, checks));
+      built = [...ops.statements(upsertTables, now), ...after];
+      return built;
+    },
+  };
+};
 
 /**
  * One bulk operation: validates its records (reading what it needs in a few set-based queries)

@@ -91,10 +91,9 @@ export const productsUpsert: Processor = {
       outcomes.push(succeeded(index));
     }
     // A product is stamped when it, its rows or one of its variants changed (or it is new).
-    const plan = planOf(outcomes, ops, now, unchangedById(products, written, now), UPSERT_TABLES);
     // Variants carry a copy of their product's supplier (for the sku-per-supplier UNIQUE index).
-    plan.statements.push(...updateJson(variants, ["product_id"], ["supplier_id"], supplierChanges));
-    return plan;
+    const suppliers = updateJson(variants, ["product_id"], ["supplier_id"], supplierChanges);
+    return planOf(outcomes, ops, now, unchangedById(products, written, now), UPSERT_TABLES, suppliers);
   },
 
   identify: (job, { index, data }) => identifiersOf("product", data, [matchByOf(job)], index),
