@@ -5216,7 +5216,7 @@ export interface operations {
                     Age: components["headers"]["Age"];
                     /** @description `attachment; filename="<job type>-<job id>.<jsonl|csv>"`. */
                     "Content-Disposition"?: string;
-                    /** @description `gzip` when the request's `Accept-Encoding` takes it (the file is compressed as it streams). */
+                    /** @description `gzip` when the request's `Accept-Encoding` takes it: the file is stored gzip-compressed and sent as stored (without gzip it is decompressed as it streams). */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };

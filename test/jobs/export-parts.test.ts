@@ -1,5 +1,6 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "../../src/app.ts";
 import { processDeadLetter, processJobMessage } from "../../src/async/bulk/consumer.ts";
 import type { JobMessage } from "../../src/async/bulk/types.ts";
 import { PART_BYTES, PARTS_PER_MESSAGE } from "../../src/async/exports/consumer.ts";
@@ -8,12 +9,14 @@ import { SUPPORTED_LOCALES } from "../../src/lib/locales.ts";
 import { JOB_PIPELINE } from "../../src/queues.ts";
 import { api } from "../support/api.ts";
 import { capturingEnv } from "../support/jobs.ts";
+import { KEYS } from "../support/keys.ts";
 import { runScheduled } from "../support/queues.ts";
 
 /**
  * An export of a little under two messages: 420 products for each part a message writes, with a
- * 1,000-character text in each of the 14 locales (about 23 KB a record), the only products of this
- * file's storage. Its messages are delivered one by one.
+ * 3,000-character text of random hex digits in each of the 14 locales (about 44 KB a record, which
+ * gzip takes to about half: a part holds about 240 records), the only products of this file's
+ * storage. Its messages are delivered one by one.
  */
 const FIRST = 7_000_001;
 const PRODUCTS = 420 * PARTS_PER_MESSAGE;
@@ -26,7 +29,7 @@ beforeAll(async () => {
        INSERT INTO products (id, internal_id, product_structure, status, product_kind, stock_management, tax_category)
        SELECT i, 'BIG-' || i, 'simple', 'published', 'physical', 'default', 'standard' FROM n`,
       `INSERT INTO product_translations (product_id, locale, name, slug_base, slug, body_html)
-       SELECT p.id, l.value, 'Big ' || p.id, 'big-' || p.id, 'big-' || p.id, replace(hex(zeroblob(500)), '00', 'a' || char(233))
+       SELECT p.id, l.value, 'Big ' || p.id, 'big-' || p.id, 'big-' || p.id, hex(randomblob(1500))
        FROM products p, json_each('${locales}') AS l WHERE p.id >= ${FIRST}`,
       `INSERT INTO variants (id, product_id, internal_id, sku, status) SELECT id, id, 'BIGV-' || id, 'BIGSKU-' || id, 'published' FROM products WHERE id >= ${FIRST}`,
     ].map((q) => env.DB.prepare(q)),
@@ -52,9 +55,21 @@ async function start() {
 }
 
 const exportRow = (jobId: string) =>
-  env.DB.prepare("SELECT carry_key, parts, bytes, completed_at FROM job_exports WHERE job_id = ?")
+  env.DB.prepare("SELECT carry_key, parts, bytes, text_bytes, completed_at FROM job_exports WHERE job_id = ?")
     .bind(jobId)
-    .first<{ carry_key: string | null; parts: string; bytes: number; completed_at: string | null }>();
+    .first<{
+      carry_key: string | null;
+      parts: string;
+      bytes: number;
+      text_bytes: number;
+      completed_at: string | null;
+    }>();
+
+/** The text of gzip bytes (one member). */
+const gunzip = (bytes: ArrayBuffer | undefined) =>
+  new Response(
+    new Blob([bytes ?? new ArrayBuffer(0)]).stream().pipeThrough(new DecompressionStream("gzip")),
+  ).text();
 
 describe("an export larger than a part", () => {
   it("writes equal parts across messages, carrying the bytes past each message's last part to the next", async () => {
@@ -75,8 +90,26 @@ describe("an export larger than a part", () => {
     expect(file?.size).toBeGreaterThan(PART_BYTES * PARTS_PER_MESSAGE);
     expect(JSON.parse(row?.parts ?? "[]")).toHaveLength(Math.ceil((file?.size ?? 0) / PART_BYTES));
     expect(await env.PAYLOADS.head(carried ?? "")).toBeNull();
-    const lines = (await file?.text())?.split("\n").filter((l) => l !== "") ?? [];
+    const text = await gunzip(await file?.arrayBuffer());
+    const lines = text.split("\n").filter((l) => l !== "");
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(Array.from({ length: PRODUCTS }, (_, i) => FIRST + i));
+    expect(new TextEncoder().encode(text).length).toBe(row?.text_bytes);
+    // One gzip member (DecompressionStream refuses bytes after the first), served as stored to a
+    // client taking gzip and as the same text to any other.
+    const raw = await app.fetch(
+      new Request(`https://api.test/api/v1/jobs/${jobId}/result`, {
+        headers: { authorization: `Bearer ${KEYS.all}`, "accept-encoding": "gzip" },
+      }),
+      env,
+      createExecutionContext(),
+    );
+    expect(raw.headers.get("content-encoding")).toBe("gzip");
+    expect(raw.headers.get("content-length")).toBe(String(file?.size));
+    expect(await gunzip(await raw.arrayBuffer())).toBe(text);
+    const plain = await api(`/api/v1/jobs/${jobId}/result`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("content-length")).toBe(String(row?.text_bytes));
+    expect(plain.text).toBe(text);
   });
 
   it("canceled midway, ends without a file and leaves no carried bytes", async () => {

@@ -8,7 +8,8 @@ import { finalizeJob, type OnJobFinalized } from "../bulk/finalize.ts";
 import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../bulk/ledger.ts";
 import type { ExportJobType, JobMessage, JobRow } from "../bulk/types.ts";
 import { csvCells, csvLine } from "./csv.ts";
-import { carryKey, RESULT_TYPES, resultKey } from "./keys.ts";
+import { deflateText, GZIP_END_BYTES, GZIP_HEADER, gzipEnd, type TextSum } from "./gzip-text.ts";
+import { carryKey, resultKey, resultMetadata } from "./keys.ts";
 import type { ExportBounds, ExportOperation, ExportOperations, ExportRow } from "./operation.ts";
 import { exportConditions, rowsAfter } from "./pages.ts";
 import { PartBuffer } from "./part-buffer.ts";
@@ -21,16 +22,24 @@ import { discard, type ExportState, type StateRow, stateOf } from "./state.ts";
  */
 export const PART_BYTES = 5 * 1024 * 1024;
 /**
- * Parts a message writes at most (each message claims as many part numbers): half the messages,
- * and a part uploads while the next is read. More would cut messages further, but each page leaves
- * its garbage until V8 collects it: the heap peak per message grows with its pages (bench/RESULTS.md,
- * the export stage). R2's 10,000 part numbers still allow a 50 GB file.
+ * Parts a message writes at most (each message claims as many part numbers): a part uploads while
+ * the next is read. The parts hold gzip-compressed text (src/async/exports/gzip-text.ts), about
+ * ten times as many records as their size. R2's 10,000 part numbers allow a 50 GB file (about
+ * 500 GB of text).
  */
 export const PARTS_PER_MESSAGE = 2;
-/** Listed rows per page: the first page's, then sized to fill the part (within these bounds). */
+/**
+ * Pages a message reads at most, when its parts fill slowly (records that compress well, a
+ * selective filter): bounds its D1 queries (a page is one batch of up to 4 statements; an
+ * invocation may send 1,000) and its time.
+ */
+export const MESSAGE_PAGES = 100;
+/** Listed rows per page: the first page's, then sized to about `PAGE_TEXT_BYTES` of text (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
 const MAX_PAGE = 200;
+/** The text a page is sized to at most: a page's rows, text and compressed bytes are in memory at once. */
+const PAGE_TEXT_BYTES = PART_BYTES;
 
 /**
  * One message of an export job: message `k` resumes after the last row the file holds, writes
@@ -109,10 +118,15 @@ interface Written {
   carriedIn: number;
   uploaded: number;
   carried: number;
+  /** The text written so far, this message's included. */
+  text: TextSum;
   complete: boolean;
 }
 
-/** Reads pages from where the file stopped and writes up to `PARTS_PER_MESSAGE` parts (or the file's end) to R2. */
+/**
+ * Reads pages from where the file stopped, compresses each page's text onto the file's gzip
+ * stream and writes up to `PARTS_PER_MESSAGE` parts (or the file's end) to R2.
+ */
 async function writeParts(
   env: Bindings,
   op: ExportOperation,
@@ -125,13 +139,15 @@ async function writeParts(
   let { bounds } = state;
   let total: number | undefined;
   let carriedIn = 0;
+  const text = { ...state.text };
   if (!bounds) {
     bounds = await boundsOf(env, op);
     const [counted] = await rawBatch(env.DB, [
       op.count(rowsAfter(op.resource, conditions, 0, bounds.id ?? 0), bounds),
     ]);
     total = (counted?.results[0] as { n: number } | undefined)?.n ?? 0;
-    if (state.format === "csv") buffer.write(csvLine(op.csvColumns));
+    buffer.push(GZIP_HEADER);
+    if (state.format === "csv") buffer.push(deflateText(csvLine(op.csvColumns), text));
   } else if (state.carryKey) {
     const carried = await env.PAYLOADS.get(state.carryKey);
     if (!carried) throw new Error(`export ${job.id}: the carried bytes ${state.carryKey} are missing`);
@@ -151,14 +167,18 @@ async function writeParts(
     carriedIn,
     uploaded: 0,
     carried: 0,
+    text,
     complete: false,
   };
   const first = state.partNumber - PARTS_PER_MESSAGE + 1;
   const uploads = new PartUploads(env, key, state.format, written, first, PARTS_PER_MESSAGE);
   let limit = FIRST_PAGE;
-  let done = false;
+  let pages = 0;
+  /** Every record is in the stream; `ended`: its end too (the gzip trailer). */
+  let textDone = false;
+  let ended = false;
   for (;;) {
-    const full = done ? buffer.size > PART_BYTES : buffer.size >= PART_BYTES;
+    const full = ended ? buffer.size > PART_BYTES : buffer.size >= PART_BYTES;
     if (full && uploads.left > 0) {
       const [part, rest] = buffer.cut();
       await uploads.add(part);
@@ -166,41 +186,51 @@ async function writeParts(
       buffer.push(rest);
       continue;
     }
-    if (done || uploads.left === 0) break;
+    if (textDone) {
+      // The end goes in only if this delivery can then write the rest (a part number for each
+      // part left); otherwise the bytes are carried and the next message ends the file.
+      if (ended || Math.ceil((buffer.size + GZIP_END_BYTES) / PART_BYTES) > uploads.left) break;
+      buffer.push(gzipEnd(text));
+      ended = true;
+      continue;
+    }
+    if (uploads.left === 0 || pages === MESSAGE_PAGES) break;
     const page = rowsAfter(op.resource, conditions, written.cursor, bounds.id ?? 0, limit);
     const [ids, ...found] = await rawBatch(env.DB, [page, ...op.statements(page, bounds)]);
+    pages++;
     const pageIds = ((ids?.results ?? []) as { id: number }[]).map((r) => r.id);
     const last = pageIds.at(-1);
     if (last === undefined) {
-      done = true;
+      textDone = true;
       continue;
     }
     const records = op.lines(found.map((r) => r.results as ExportRow[]));
-    const before = buffer.size;
-    for (const record of records) {
-      buffer.write(
-        state.format === "csv" ? csvLine(csvCells(op.csvColumns, JSON.parse(record))) : `${record}\n`,
-      );
-    }
+    const before = text.bytes;
+    buffer.push(
+      deflateText(
+        state.format === "csv"
+          ? records.map((record) => csvLine(csvCells(op.csvColumns, JSON.parse(record)))).join("")
+          : `${records.join("\n")}\n`,
+        text,
+      ),
+    );
     written.lines += records.length;
     written.cursor = last;
-    if (pageIds.length < limit) done = true;
-    const perRow = Math.max(1, (buffer.size - before) / pageIds.length);
-    const room = PART_BYTES - (buffer.size % PART_BYTES);
-    limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, Math.ceil(room / perRow)));
+    if (pageIds.length < limit) textDone = true;
+    const perRow = Math.max(1, (text.bytes - before) / pageIds.length);
+    limit = Math.min(MAX_PAGE, Math.max(MIN_PAGE, Math.ceil(PAGE_TEXT_BYTES / perRow)));
   }
-  // The file's last part needs a part number of this delivery's (or none: a file of one part).
-  written.complete = done && buffer.size <= PART_BYTES && (uploads.left > 0 || buffer.size === 0);
+  written.complete = ended;
   if (written.complete && written.parts.length === 0 && !uploads.started) {
     // The whole file fits one part: one object, no upload.
     const [file] = buffer.cut(true);
-    await env.PAYLOADS.put(key, file, { httpMetadata: { contentType: RESULT_TYPES[state.format] } });
+    await env.PAYLOADS.put(key, file, { httpMetadata: resultMetadata(state.format) });
     written.uploaded = buffer.size;
     return written;
   }
   if (written.complete) {
     const [part] = buffer.cut(true);
-    if (part.length > 0) await uploads.add(part);
+    await uploads.add(part);
     await uploads.settle();
     await env.PAYLOADS.resumeMultipartUpload(key, written.uploadId as string).complete(written.parts);
     return written;
@@ -246,6 +276,7 @@ async function commit(env: Bindings, job: JobRow, k: number, w: Written): Promis
     sql`UPDATE job_exports SET bounds = ${JSON.stringify(w.bounds)}, cursor = ${w.cursor},
         upload_id = ${w.uploadId}, parts = ${JSON.stringify(w.parts)}, carry_key = ${w.carryKey},
         bytes = bytes + ${w.uploaded + w.carried - w.carriedIn},
+        text_bytes = ${w.text.bytes}, text_crc = ${w.text.crc},
         completed_at = ${w.complete ? now : null}
       WHERE job_id = ${job.id}`,
     sql`UPDATE jobs SET processed_records = processed_records + ${w.lines},
@@ -256,7 +287,7 @@ async function commit(env: Bindings, job: JobRow, k: number, w: Written): Promis
   if (w.complete) {
     statements.push(sql`INSERT INTO job_logs (job_id, created_at, severity, code, message)
       SELECT j.id, ${now}, 'INFO', NULL,
-        printf('The file holds %d records (%d bytes): GET /api/v1/jobs/%s/result.', j.processed_records, e.bytes, j.id)
+        printf('The file holds %d records (%d bytes, %d gzip-compressed): GET /api/v1/jobs/%s/result.', j.processed_records, e.text_bytes, e.bytes, j.id)
       FROM jobs j CROSS JOIN job_exports e ON e.job_id = j.id WHERE j.id = ${job.id}`);
     statements.push(sql`UPDATE jobs SET log_info_count = log_info_count + 1 WHERE id = ${job.id}`);
   }

@@ -10,3 +10,9 @@ export const RESULT_TYPES: Record<ExportFormat, string> = {
   jsonl: "application/x-ndjson",
   csv: "text/csv; charset=utf-8",
 };
+
+/** The stored file's metadata: its type, and gzip (src/async/exports/gzip-text.ts). */
+export const resultMetadata = (format: ExportFormat): R2HTTPMetadata => ({
+  contentType: RESULT_TYPES[format],
+  contentEncoding: "gzip",
+});

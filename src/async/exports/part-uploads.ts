@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env.ts";
-import { RESULT_TYPES } from "./keys.ts";
+import { resultMetadata } from "./keys.ts";
 import type { ExportFormat } from "./operation.ts";
 
 /** What a delivery's uploads record for its commit. */
@@ -43,7 +43,7 @@ export class PartUploads {
     const record = this.record;
     if (!record.uploadId) {
       const created = await this.env.PAYLOADS.createMultipartUpload(this.key, {
-        httpMetadata: { contentType: RESULT_TYPES[this.format] },
+        httpMetadata: resultMetadata(this.format),
       });
       record.uploadId = created.uploadId;
       record.createdUpload = true;

@@ -11,10 +11,12 @@ import { RESULT_TYPES, resultKey } from "./keys.ts";
 const EXTENSIONS = { jsonl: "jsonl", csv: "csv" } as const;
 
 /**
- * The file of a final export job, streamed from R2 as it is read (gzip-compressed on the way when
- * the client accepts it, so the Worker never holds it whole). 404 for an unknown job and for a job
- * without a file (not an export, or an export canceled or failed before its file was complete);
- * 409 while the job is not final. The `ETag` is R2's for the stored bytes, so `If-None-Match` works.
+ * The file of a final export job, streamed from R2 as it is read, so the Worker never holds it
+ * whole. It is stored gzip-compressed (src/async/exports/gzip-text.ts): a client accepting gzip
+ * gets the stored bytes as they are, any other the text, decompressed on the way. 404 for an
+ * unknown job and for a job without a file (not an export, or an export canceled or failed before
+ * its file was complete); 409 while the job is not final. The `ETag` is R2's for the stored bytes,
+ * so `If-None-Match` works.
  */
 export async function exportResult(c: Context<AppEnv>, jobId: string): Promise<Response> {
   const db = c.get("db");
@@ -25,6 +27,7 @@ export async function exportResult(c: Context<AppEnv>, jobId: string): Promise<R
         type: jobs.type,
         format: jobExports.format,
         completedAt: jobExports.completedAt,
+        textBytes: jobExports.textBytes,
       })
       .from(jobs)
       .leftJoin(jobExports, eq(jobExports.jobId, jobs.id))
@@ -55,10 +58,13 @@ export async function exportResult(c: Context<AppEnv>, jobId: string): Promise<R
   }
   if (acceptsGzip(c.req.header("accept-encoding"))) {
     headers.set("Content-Encoding", "gzip");
-    const gzipped = object.body.pipeThrough(new CompressionStream("gzip"));
+    headers.set("Content-Length", String(object.size));
     // `manual`: the body is gzip already; the runtime sends it as it is.
-    return new Response(gzipped, { status: 200, headers, encodeBody: "manual" });
+    return new Response(object.body, { status: 200, headers, encodeBody: "manual" });
   }
-  headers.set("Content-Length", String(object.size));
-  return new Response(object.body, { status: 200, headers });
+  headers.set("Content-Length", String(job.textBytes));
+  const text = object.body
+    .pipeThrough(new DecompressionStream("gzip"))
+    .pipeThrough(new FixedLengthStream(job.textBytes ?? 0));
+  return new Response(text, { status: 200, headers });
 }

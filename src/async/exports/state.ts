@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rawBatch } from "../../db/raw.ts";
 import type { Bindings } from "../../env.ts";
+import type { TextSum } from "./gzip-text.ts";
 import { resultKey } from "./keys.ts";
 import type { ExportBounds, ExportFormat } from "./operation.ts";
 
@@ -15,6 +16,8 @@ export interface ExportState {
   parts: R2UploadedPart[];
   carryKey: string | null;
   bytes: number;
+  /** The text written so far (decompressed), for the gzip trailer. */
+  text: TextSum;
   completed: boolean;
 }
 
@@ -27,6 +30,8 @@ export interface StateRow {
   parts: string;
   carry_key: string | null;
   bytes: number;
+  text_bytes: number;
+  text_crc: number;
   completed_at: string | null;
 }
 
@@ -41,6 +46,7 @@ export function stateOf(row: StateRow | undefined): ExportState | null {
     parts: JSON.parse(row.parts) as R2UploadedPart[],
     carryKey: row.carry_key,
     bytes: row.bytes,
+    text: { crc: row.text_crc, bytes: row.text_bytes },
     completed: row.completed_at !== null,
   };
 }

@@ -158,8 +158,12 @@ export const jobExports = sqliteTable("job_exports", {
     .default([]),
   /** The R2 key of the bytes written after the last full part, read first by the next message. */
   carryKey: text("carry_key"),
-  /** Bytes of the file so far (parts and carry). */
+  /** Bytes of the file so far (parts and carry): gzip-compressed, as stored. */
   bytes: integer("bytes").notNull().default(0),
+  /** Bytes of the file's text so far (decompressed): the gzip trailer's length, `Content-Length` without gzip. */
+  textBytes: integer("text_bytes").notNull().default(0),
+  /** CRC-32 of the file's text so far, continued by each message (the gzip trailer's checksum). */
+  textCrc: integer("text_crc").notNull().default(0),
   /** Set when the file is complete in R2. */
   completedAt: timestamp("completed_at"),
 });

@@ -68,7 +68,7 @@ const fileHeaders = {
   },
   "Content-Encoding": {
     description:
-      "`gzip` when the request's `Accept-Encoding` takes it (the file is compressed as it streams).",
+      "`gzip` when the request's `Accept-Encoding` takes it: the file is stored gzip-compressed and sent as stored (without gzip it is decompressed as it streams).",
     schema: { type: "string" as const },
   },
 };
