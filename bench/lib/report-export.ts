@@ -16,7 +16,7 @@ export function exportSection(r: Results): string[] {
   if (!e) return ["Not measured in this run (`npm run bench -- --only export` measures it alone)."];
   const http = e.http.map(
     (x) =>
-      `| ${x.key} | ${x.status} | ${f(x.records)} | ${f(x.jobMs / 1000, 1)} | ${f(perSecond(e.products, x.jobMs))} | ${f(perSecond(x.records, x.jobMs))} | ${f(x.bytes / 1e6, 1)} MB | ${f(x.downloadMs / 1000, 2)} |`,
+      `| ${x.key} | ${x.status} | ${f(x.records)} | ${f(x.jobMs / 1000, 1)} | ${f(perSecond(e.products, x.jobMs))} | ${f(perSecond(x.records, x.jobMs))} | ${f(x.bytes / 1e6, 1)} MB | ${x.wireBytes > 0 ? `${f(x.wireBytes / 1e6, 1)} MB` : "–"} | ${f(x.downloadMs / 1000, 2)} |`,
   );
   const inProcess = e.inProcess.map(
     (x) =>
@@ -24,13 +24,13 @@ export function exportSection(r: Results): string[] {
   );
   return [
     ...(e.run ? [`Measured by ${e.run}.`, ""] : []),
-    `The whole catalog (${f(e.products)} products, ${f(e.variants)} variants, every locale and market): products as JSONL, variants as CSV. Over \`wrangler dev\`: from the POST until \`GET /api/v1/jobs/{id}\` (polled every 100 ms) shows the job final, then the file read through \`GET /api/v1/jobs/{id}/result\` with gzip. Products/s counts the products walked (for the variants export too).`,
+    `The whole catalog (${f(e.products)} products, ${f(e.variants)} variants, every locale and market): products as JSONL, variants as CSV. Over \`wrangler dev\`: from the POST until \`GET /api/v1/jobs/{id}\` (polled every 100 ms) shows the job final, then the file read through \`GET /api/v1/jobs/{id}/result\` with gzip (stored: the gzip bytes as R2 holds them and sends them, \`Content-Length\`; file: the text). Products/s counts the products walked (for the variants export too).`,
     "",
-    "| export | status | records | job s | products/s | records/s | file | download s |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| export | status | records | job s | products/s | records/s | file | stored | download s |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...http,
     "",
-    "In Node (`bench/export-inprocess.ts`: the served bundle's `fetch` and `queue` handler, node:sqlite, in-memory R2 and queue; each export timed once, then run again for its heap with a full GC before each message). Floor: every statement that read the catalog for the export (bounds, count, each page and its related rows) replayed once on node:sqlite. Heap: the JS heap's peak per message above the heap after a full GC before it (max / median), as the bulk path's is measured; the parts being written are at most two 5 MiB buffers beside it (one uploading, one filling: ArrayBuffers, outside the JS heap).",
+    "In Node (`bench/export-inprocess.ts`: the served bundle's `fetch` and `queue` handler, node:sqlite, in-memory R2 and queue; each export timed once, then run again for its heap with a full GC before each message). Floor: every statement that read the catalog for the export (bounds, count, each page and its related rows) replayed once on node:sqlite. Heap: the JS heap's peak per message above the heap after a full GC before it (max / median), as the bulk path's is measured; the parts being written are at most two 5 MiB buffers of compressed bytes beside it (one uploading, one filling: ArrayBuffers, outside the JS heap).",
     "",
     "| export | messages | s | products/s | message ms (median / max) | floor s (statements) | floor products/s | × floor | heap peak per message |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -13,13 +13,14 @@ import { KEYS } from "../support/keys.ts";
 import { runScheduled } from "../support/queues.ts";
 
 /**
- * An export of a little under two messages: 420 products for each part a message writes, with a
- * 3,000-character text of random hex digits in each of the 14 locales (about 44 KB a record, which
- * gzip takes to about half: a part holds about 240 records), the only products of this file's
- * storage. Its messages are delivered one by one.
+ * An export of a little over two messages' parts: 985 products with a 3,000-character text of
+ * random hex digits in each of the 14 locales (about 44 KB a record, which gzip takes to about half:
+ * a part holds about 240 records, a page about 120), the only products of this file's storage. The
+ * second message reads the last records but fills its second part with them: the end of the file
+ * goes to a third message. Its messages are delivered one by one.
  */
 const FIRST = 7_000_001;
-const PRODUCTS = 420 * PARTS_PER_MESSAGE;
+const PRODUCTS = 985;
 
 beforeAll(async () => {
   const locales = JSON.stringify(SUPPORTED_LOCALES);
@@ -80,7 +81,13 @@ describe("an export larger than a part", () => {
     expect(carried).toBeTruthy();
     // A second delivery of the first message finds its ledger row: nothing is written twice.
     expect(await deliver({ jobId, chunk: 0 })).toBeUndefined();
-    expect(await deliver({ jobId, chunk: 1 })).toBeUndefined();
+    expect(await deliver({ jobId, chunk: 1 })).toEqual({ jobId, chunk: 2 });
+    // Every record is written, but no part number of the message is left for the file's end.
+    const written = (await api(`/api/v1/jobs/${jobId}`)).json;
+    expect(written.status).toBe("running");
+    expect(written.summary.processed_records).toBe(PRODUCTS);
+    expect((await exportRow(jobId))?.completed_at).toBeNull();
+    expect(await deliver({ jobId, chunk: 2 })).toBeUndefined();
     const job = (await api(`/api/v1/jobs/${jobId}`)).json;
     expect(job.status).toBe("done");
     expect(job.summary).toMatchObject({ total_records: PRODUCTS, processed_records: PRODUCTS });
