@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, CacheOutcome } from "../env.ts";
-import { acceptsGzip, gzip } from "../http/accept-encoding.ts";
+import { acceptsGzip, clientAcceptEncoding, gzip } from "../http/accept-encoding.ts";
 import { conditional } from "../http/etag.ts";
 import type { CacheKey, FillProps } from "./cache-key.ts";
 import { cacheKey } from "./cache-key.ts";
@@ -122,7 +122,7 @@ async function throughLocalCache(
   const stored = localCache.get(key.id, now);
   if (stored) {
     const age = Math.floor((now - stored.storedAt) / 1000);
-    const gzipped = stored.gzip !== undefined && acceptsGzip(clientAcceptEncoding(c));
+    const gzipped = stored.gzip !== undefined && acceptsGzip(clientAcceptEncoding(c.req.raw));
     const body = gzipped ? (stored.gzip as Uint8Array) : stored.body;
     return { status: stored.status, headers: new Headers(stored.headers), body, gzipped, hit: true, age };
   }
@@ -142,19 +142,6 @@ async function throughLocalCache(
       );
   }
   return { status: response.status, headers: response.headers, body, hit: false, age: 0 };
-}
-
-/**
- * What the client itself sent in `Accept-Encoding`. Cloudflare hands a Worker `br, gzip` whatever
- * the client sent, and the client's own header in `cf.clientAcceptEncoding` (deployed, the edge
- * decompresses for a client that cannot; `wrangler dev` passes the same fields and decompresses
- * nothing, so the client's own header decides).
- */
-function clientAcceptEncoding(c: Context<AppEnv>): string | undefined {
-  const cf = c.req.raw.cf as { clientAcceptEncoding?: unknown } | undefined;
-  return typeof cf?.clientAcceptEncoding === "string"
-    ? cf.clientAcceptEncoding
-    : c.req.header("accept-encoding");
 }
 
 /** Smaller answers gain nothing worth the `Content-Encoding` from compression. */

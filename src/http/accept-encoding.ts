@@ -14,6 +14,19 @@ export function acceptsGzip(header: string | undefined): boolean {
   return star;
 }
 
+/**
+ * What the client itself sent in `Accept-Encoding`. Cloudflare hands a Worker `br, gzip` whatever
+ * the client sent, and the client's own header in `cf.clientAcceptEncoding` (deployed, the edge
+ * decompresses for a client that cannot; `wrangler dev` passes the same fields and decompresses
+ * nothing, so the client's own header decides).
+ */
+export function clientAcceptEncoding(request: Request): string | undefined {
+  const cf = request.cf as { clientAcceptEncoding?: unknown } | undefined;
+  return typeof cf?.clientAcceptEncoding === "string"
+    ? cf.clientAcceptEncoding
+    : (request.headers.get("accept-encoding") ?? undefined);
+}
+
 /** `bytes` compressed as one gzip member. */
 export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])

@@ -117,6 +117,18 @@ describe("an export larger than a part", () => {
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(plain.headers.get("content-length")).toBe(String(row?.text_bytes));
     expect(plain.text).toBe(text);
+    // Behind Cloudflare (and wrangler dev) the Worker sees `Accept-Encoding: br, gzip` whatever the
+    // client sent; what it sent is `cf.clientAcceptEncoding`.
+    const edge = await app.fetch(
+      new Request(`https://api.test/api/v1/jobs/${jobId}/result`, {
+        headers: { authorization: `Bearer ${KEYS.all}`, "accept-encoding": "br, gzip" },
+        cf: { clientAcceptEncoding: "identity" },
+      }),
+      env,
+      createExecutionContext(),
+    );
+    expect(edge.headers.get("content-encoding")).toBeNull();
+    expect(await edge.text()).toBe(text);
   });
 
   it("canceled midway, ends without a file and leaves no carried bytes", async () => {

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { batch } from "../../db/client.ts";
 import { EXPORT_JOB_TYPES, jobExports, jobs } from "../../db/schema/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { acceptsGzip } from "../../http/accept-encoding.ts";
+import { acceptsGzip, clientAcceptEncoding } from "../../http/accept-encoding.ts";
 import { conditional } from "../../http/etag.ts";
 import { ApiError } from "../../http/problem.ts";
 import { RESULT_TYPES, resultKey } from "./keys.ts";
@@ -56,7 +56,7 @@ export async function exportResult(c: Context<AppEnv>, jobId: string): Promise<R
     await object.body.cancel();
     return unchanged;
   }
-  if (acceptsGzip(c.req.header("accept-encoding"))) {
+  if (acceptsGzip(clientAcceptEncoding(c.req.raw))) {
     headers.set("Content-Encoding", "gzip");
     headers.set("Content-Length", String(object.size));
     // `manual`: the body is gzip already; the runtime sends it as it is.
