@@ -33,7 +33,7 @@ export const PARTS_PER_MESSAGE = 2;
  * selective filter): bounds its D1 queries (a page is one batch of up to 4 statements; an
  * invocation may send 1,000) and its time.
  */
-export const MESSAGE_PAGES = 100;
+const MESSAGE_PAGES = 100;
 /** Listed rows per page: the first page's, then sized to about `PAGE_TEXT_BYTES` of text (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
