@@ -8,7 +8,7 @@ import { finalizeJob, type OnJobFinalized } from "../bulk/finalize.ts";
 import { isJobClosed, isLedgerConflict, ledgerInsert, WHOLE_CHUNK } from "../bulk/ledger.ts";
 import type { ExportJobType, JobMessage, JobRow } from "../bulk/types.ts";
 import { csvCells, csvLine } from "./csv.ts";
-import { deflateText, GZIP_END_BYTES, GZIP_HEADER, gzipEnd, type TextSum } from "./gzip-text.ts";
+import { GZIP_END_BYTES, GZIP_HEADER, gzipEnd, TextDeflater, type TextSum } from "./gzip-text.ts";
 import { carryKey, resultKey, resultMetadata } from "./keys.ts";
 import type { ExportBounds, ExportOperation, ExportOperations, ExportRow } from "./operation.ts";
 import { exportConditions, rowsAfter } from "./pages.ts";
@@ -140,6 +140,7 @@ async function writeParts(
   let total: number | undefined;
   let carriedIn = 0;
   const text = { ...state.text };
+  const deflater = new TextDeflater(text);
   if (!bounds) {
     bounds = await boundsOf(env, op);
     const [counted] = await rawBatch(env.DB, [
@@ -147,7 +148,7 @@ async function writeParts(
     ]);
     total = (counted?.results[0] as { n: number } | undefined)?.n ?? 0;
     buffer.push(GZIP_HEADER);
-    if (state.format === "csv") buffer.push(deflateText(csvLine(op.csvColumns), text));
+    if (state.format === "csv") deflater.write(csvLine(op.csvColumns));
   } else if (state.carryKey) {
     const carried = await env.PAYLOADS.get(state.carryKey);
     if (!carried) throw new Error(`export ${job.id}: the carried bytes ${state.carryKey} are missing`);
@@ -202,18 +203,19 @@ async function writeParts(
     const last = pageIds.at(-1);
     if (last === undefined) {
       textDone = true;
+      for (const piece of deflater.take()) buffer.push(piece);
       continue;
     }
     const records = op.lines(found.map((r) => r.results as ExportRow[]));
     const before = text.bytes;
-    buffer.push(
-      deflateText(
-        state.format === "csv"
-          ? records.map((record) => csvLine(csvCells(op.csvColumns, JSON.parse(record)))).join("")
-          : `${records.join("\n")}\n`,
-        text,
-      ),
-    );
+    for (const record of records) {
+      if (state.format === "csv") deflater.write(csvLine(csvCells(op.csvColumns, JSON.parse(record))));
+      else {
+        deflater.write(record);
+        deflater.write("\n");
+      }
+    }
+    for (const piece of deflater.take()) buffer.push(piece);
     written.lines += records.length;
     written.cursor = last;
     if (pageIds.length < limit) textDone = true;
