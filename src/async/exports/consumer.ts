@@ -29,14 +29,14 @@ export const PART_BYTES = 5 * 1024 * 1024;
  */
 export const PARTS_PER_MESSAGE = 2;
 /**
- * Pages a message reads at most (some 3,200 products of the scale-500 catalog, 27 MB of text, 3 MB
- * compressed: less than a part, which the next message then completes from the carried bytes).
+ * Pages a message reads at most (some 1,600 products of the scale-500 catalog, 14 MB of text,
+ * 1.5 MB compressed: less than a part, which a later message completes from the carried bytes).
  * Each page leaves its garbage until V8 collects it, so the heap peak per message grows with its
- * pages: 57 pages a message (two compressed parts) peaked at 119 MiB in Node, 16 keep it near the
- * 32 MiB of the bulk path's chunks (bench/RESULTS.md, the export stage). It also bounds the
+ * pages: in Node it was 119 MiB at 57 pages a message (two compressed parts) and 66 MiB at 16
+ * (bench/RESULTS.md, the export stage); 8 keep it near the bulk path's chunks. It also bounds the
  * message's D1 queries (a page is one batch of up to 4 statements) and its time.
  */
-const MESSAGE_PAGES = 16;
+const MESSAGE_PAGES = 8;
 /** Listed rows per page: the first page's, then sized to about `PAGE_TEXT_BYTES` of text (within these bounds). */
 const FIRST_PAGE = 100;
 const MIN_PAGE = 20;
