@@ -37,6 +37,18 @@ describe("a product's page is keyed by its bucket's stamp, not by every product'
     expect(cacheStatus(await api(page(b.id)))).toBe(HIT);
   });
 
+  it("a job whose records all equal what is stored ends no cached page, neither the product's nor a list", async () => {
+    const [a] = await twoCachedProducts();
+    await updateVariants([{ id: a.variantIds[0], warehouse_stock: 2468 }]);
+    const list = "/api/v1/products?per_page=5&sort=id_desc";
+    for (const path of [page(a.id), list]) {
+      await api(path);
+      expect(cacheStatus(await api(path)), path).toBe(HIT);
+    }
+    await updateVariants([{ id: a.variantIds[0], warehouse_stock: 2468 }]);
+    for (const path of [page(a.id), list]) expect(cacheStatus(await api(path)), path).toBe(HIT);
+  });
+
   it("a change to a variant's prices alone ends its product's page", async () => {
     const [a, b] = await twoCachedProducts();
     await updateVariants([
