@@ -216,7 +216,8 @@ export interface ResourceDef<Row extends { id: number | string }, TrRow = unknow
   cache?: readonly CacheDomain[];
   /**
    * Domains a list filter reads beyond `cache`, added to the key of a request that uses it
-   * (products' `category_ids` walks the category tree).
+   * (products' `category_ids` walks the category tree). For a stamped domain the filter takes ids of
+   * it, and the key carries the stamps of those ids' buckets (src/edge/cache-key.ts).
    */
   filterCache?: Readonly<Record<string, readonly CacheDomain[]>>;
 }

@@ -47,11 +47,15 @@ export function cacheKey(
   const read = readDomains(policy, url.searchParams);
   const productId = policy.byProductId ? Number(url.pathname.split("/").pop()) : Number.NaN;
   // The ids whose buckets' stamps stand for a stamped domain (src/db/cache-generations.ts): one
-  // product's answer, a list filtered by categories; any other answer carries the generation.
+  // product's answer, and the ids of a filter that reads a stamped domain (`category_ids`); any
+  // other answer carries the generation.
   const stampedIds: Partial<Record<CacheDomain, number[] | undefined>> = {
     products: Number.isSafeInteger(productId) && productId >= 1 ? [productId] : undefined,
-    category_tree: idList(url.searchParams.getAll("category_ids")),
   };
+  for (const [name, domains] of Object.entries(policy.filterDomains ?? {})) {
+    for (const d of domains)
+      if (Object.hasOwn(STAMPED_BUCKETS, d)) stampedIds[d] = idList(url.searchParams.getAll(name));
+  }
   const counter = (d: CacheDomain) => {
     const ids = stampedIds[d];
     if (!ids || !Object.hasOwn(STAMPED_BUCKETS, d)) return `${d}=${values[d]}`;
