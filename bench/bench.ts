@@ -44,7 +44,7 @@ const USAGE = `Usage: npm run bench [-- [--quick] [--scale N] [--seconds S] [--b
 
   --quick        smoke run: scale 0.5, 1.5 s per load run, 0.25 MB bulk payloads (CI)
   --scale N      seed scale (default 500: 20,000 products, 60,000 variants, 50,000 orders)
-  --seconds S    duration of each autocannon run (default 10)
+  --seconds S    duration of each load run (default 10)
   --bulk-mb M    size of each bulk payload in MB (default 10, the bulk body limit is 10 MiB)
   --no-reads     skip the read scenarios, their SQL capture and floors (bulk jobs and bundle only)
   --no-bulk      skip the bulk jobs

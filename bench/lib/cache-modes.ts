@@ -36,8 +36,8 @@ export interface CacheModes {
 }
 
 /**
- * What a storefront's clients accept, browsers and `fetch` alike: autocannon sends no
- * `Accept-Encoding` of its own, and a hit is then sent compressed (src/edge/memory-cache.ts) as
+ * What a storefront's clients accept, browsers and `fetch` alike: the load clients send no
+ * `Accept-Encoding` of their own, and a hit is then sent compressed (src/edge/memory-cache.ts) as
  * Cloudflare's edge sends it deployed. The misses' `fetch` sends `gzip, deflate` itself.
  */
 const CLIENT_ENCODINGS = { "accept-encoding": "gzip, deflate, br" };
