@@ -1,5 +1,5 @@
 import type { Scenario } from "../scenarios.ts";
-import { type LoadResult, load, parseServerTiming, percentile, probe } from "./load.ts";
+import { alternatingLoad, type LoadResult, load, parseServerTiming, percentile, probe } from "./load.ts";
 import { log } from "./log.ts";
 
 /**
@@ -104,8 +104,13 @@ export async function measureCacheModes(o: {
     if (warm.status !== scenario.expectStatus)
       o.errors.push(`cache ${label}${scenario.key}: expected ${scenario.expectStatus}, got ${warm.status}`);
     const cached = warm.cacheStatus === "storefront; hit";
-    const httpFloor = floor ? fromLoad(await run(floor.path)) : fromLoad(await run(scenario.path));
-    const hit = fromLoad(await run(scenario.path));
+    // The floor and the hit in turn, request by request: both see the same moments of the machine.
+    const [floorLoad, hitLoad] = await alternatingLoad(
+      { origin: o.origin, secret: o.secret, seconds: 2 * o.seconds, headers: CLIENT_ENCODINGS },
+      [floor?.path ?? scenario.path, scenario.path],
+    );
+    const httpFloor = fromLoad(floorLoad as LoadResult);
+    const hit = fromLoad(hitLoad as LoadResult);
     hit.rowsRead = warm.rowsRead ?? 0;
     const bypassLoad = await run(scenario.path, { "cache-control": "no-cache" });
     const bypass = fromLoad(bypassLoad);

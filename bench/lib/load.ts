@@ -165,32 +165,49 @@ function responseLog() {
  * run measures the server, so it uses this client.
  */
 async function sequentialLoad(o: LoadOptions): Promise<LoadResult> {
-  const log = responseLog();
+  const [result] = await alternatingLoad(o, [o.path]);
+  return result as LoadResult;
+}
+
+/**
+ * `paths` requested in turn, one request at a time on one keep-alive connection (as
+ * `sequentialLoad`), for `seconds` in all: one result per path. Two latencies compared this way
+ * (a hit against the HTTP floor) see the same moments of a shared machine, where two runs one
+ * after the other see whatever load each of them met.
+ */
+export async function alternatingLoad(
+  o: Omit<LoadOptions, "path" | "connections">,
+  paths: string[],
+): Promise<LoadResult[]> {
+  const logs = paths.map(() => ({ log: responseLog(), non2xx: 0, errors: 0 }));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(o.path, o.origin);
   const headers = { authorization: `Bearer ${o.secret}`, ...o.headers };
-  let non2xx = 0;
-  let errors = 0;
   const started = performance.now();
   try {
-    while (performance.now() - started < o.seconds * 1000) {
+    for (let turn = 0; performance.now() - started < o.seconds * 1000; turn++) {
+      const at = turn % paths.length;
+      const out = logs[at] as (typeof logs)[number];
       const sent = performance.now();
       try {
-        const res = await getWhole(url, headers, agent);
-        log.latencies.push(performance.now() - sent);
-        if (res.status < 200 || res.status > 299) non2xx++;
-        log.add((name) => {
+        const res = await getWhole(new URL(paths[at] as string, o.origin), headers, agent);
+        out.log.latencies.push(performance.now() - sent);
+        if (res.status < 200 || res.status > 299) out.non2xx++;
+        out.log.add((name) => {
           const value = res.headers[name];
           return Array.isArray(value) ? value.join(", ") : value;
         });
       } catch {
-        errors++;
+        out.errors++;
       }
     }
   } finally {
     agent.destroy();
   }
-  return log.result(o, (performance.now() - started) / 1000, non2xx, errors);
+  // Each path's seconds are those its own requests took.
+  return logs.map((l, i) => {
+    const seconds = l.log.latencies.reduce((sum, ms) => sum + ms, 0) / 1000;
+    return l.log.result({ ...o, path: paths[i] as string, connections: 1 }, seconds, l.non2xx, l.errors);
+  });
 }
 
 /** A GET whose body is read to its end (and dropped). */
