@@ -77,7 +77,7 @@ export function cacheSection(r: Results): string[] {
     "",
     ...(s.bodyFloor
       ? [
-          `Body-size reference: \`${s.bodyFloor.path}\` (${f(s.bodyFloor.bytes / 1024, 0)} KiB, computed once per isolate, no D1) answers in ${f(s.bodyFloor.p50Ms)} / ${f(s.bodyFloor.p99Ms)} ms (p50 / p99, c=1): the HTTP floor's answer is a few hundred bytes, and moving a large answer through \`wrangler dev\` costs time of its own that a hit of products_page (${f((s.modes.find((m) => m.key === "products_page")?.bytes ?? 0) / 1024, 0)} KiB) pays too.`,
+          `Body-size reference: \`${s.bodyFloor.path}\` (${f(s.bodyFloor.bytes / 1024, 0)} KiB, computed once per isolate, no D1) answers in ${f(s.bodyFloor.p50Ms)} / ${f(s.bodyFloor.p99Ms)} ms (p50 / p99, c=1; compressed by \`wrangler dev\` as it is sent, where a hit of products_page, ${f((s.modes.find((m) => m.key === "products_page")?.bytes ?? 0) / 1024, 0)} KiB, goes out compressed as it was stored): what a large answer computed without D1 costs here, beside the HTTP floor's few hundred bytes.`,
           "",
         ]
       : []),
