@@ -1,5 +1,13 @@
 import type { Scenario } from "../scenarios.ts";
-import { alternatingLoad, type LoadResult, load, parseServerTiming, percentile, probe } from "./load.ts";
+import {
+  alternatingLoad,
+  type LoadResult,
+  load,
+  meanOutsideD1,
+  parseServerTiming,
+  percentile,
+  probe,
+} from "./load.ts";
 import { log } from "./log.ts";
 
 /**
@@ -171,7 +179,7 @@ async function misses(
     requests: latencies.length,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    cpuMs: cpu.length > 0 ? cpu.reduce((a, b) => a + b, 0) / cpu.length : null,
+    cpuMs: meanOutsideD1(cpu),
     rowsRead: rows.length > 0 ? percentile(rows, 50) : null,
     cacheStatus,
   };

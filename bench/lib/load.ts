@@ -81,12 +81,24 @@ export interface LoadResult {
   roundTrips: number | null;
   appMs: number | null;
   /**
-   * Mean time outside D1 calls per response (`ServerTiming.outsideD1Ms`): workerd's clock moves in whole
-   * milliseconds, so a median would round; the mean of many is not biased by the steps.
+   * Mean time outside D1 calls per response, the slowest 1 % left out (`meanOutsideD1`).
    */
   outsideD1Ms?: number | null;
   /** Responses per `Cache-Status` value (`storefront; hit`, …); absent in older results. */
   cacheStatus?: Record<string, number>;
+}
+
+/**
+ * The mean of requests' time outside D1 (`ServerTiming.outsideD1Ms`), the slowest 1 % left out
+ * (none of fewer than 100): workerd's clock is wall time, so a request descheduled on this shared
+ * machine reads tens of milliseconds where its Worker ran for less than one, and one such request
+ * in a 2-second run of 120 moved a hit's mean from 0.6 to 1.2 ms. The clock moves in whole
+ * milliseconds, so a median would round; the mean of the rest is not biased by the steps.
+ */
+export function meanOutsideD1(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const kept = [...values].sort((a, b) => a - b).slice(0, values.length - Math.floor(values.length / 100));
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
 }
 
 export const percentile = (sorted: number[], p: number) =>
@@ -148,7 +160,7 @@ function responseLog() {
         errors,
         roundTrips: trips.length > 0 ? percentile(trips, 50) : null,
         appMs: appMs.length > 0 ? percentile(appMs, 50) : null,
-        outsideD1Ms: outsideSum.length > 0 ? outsideSum.reduce((a, b) => a + b, 0) / outsideSum.length : null,
+        outsideD1Ms: meanOutsideD1(outsideSum),
         cacheStatus,
       };
     },
