@@ -27,6 +27,7 @@ import { measureD1Decode } from "./lib/d1-decode.ts";
 import type { RoundTrip } from "./lib/d1-shim.ts";
 import { createState, loadSeed, snapshot, tableCounts } from "./lib/database.ts";
 import { catalogSize, type ExportStage, runExportHttp, runExportInProcess } from "./lib/export-stage.ts";
+import { LATENCY_CLIENT } from "./lib/load.ts";
 import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
 import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
@@ -426,7 +427,13 @@ async function main(argv: string[]) {
     mode: quick ? "quick" : "full",
     scale,
     machine: machine(loadAtStart),
-    options: { seconds, bulkBytes, connections: CONNECTIONS, sqlFloorBudgetMs: budgetMs },
+    options: {
+      seconds,
+      bulkBytes,
+      connections: CONNECTIONS,
+      sqlFloorBudgetMs: budgetMs,
+      latencyClient: LATENCY_CLIENT,
+    },
     setup,
     data,
     reads,

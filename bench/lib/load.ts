@@ -116,6 +116,9 @@ interface LoadOptions {
   headers?: Record<string, string>;
 }
 
+/** The client of the latency runs (c=1), recorded with a run's results (runs before it used autocannon). */
+export const LATENCY_CLIENT = "node:http";
+
 /**
  * Requests to one path for `seconds` at `connections`. At one connection (the latency runs) the
  * requests go one at a time through Node's own HTTP client (`sequentialLoad`); at more, through

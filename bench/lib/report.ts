@@ -1,3 +1,4 @@
+import { LATENCY_CLIENT } from "./load.ts";
 import { cacheSection } from "./report-cache.ts";
 import { costSection } from "./report-cost.ts";
 import { cpuSection, cpuTargets } from "./report-cpu.ts";
@@ -260,7 +261,7 @@ export function renderMarkdown(r: Results): string {
     `| CPU | ${m.cpu}, ${m.nproc} cores (nproc) |`,
     `| memory | ${m.memoryGiB} GiB |`,
     `| runtime | Node ${m.node}, wrangler ${m.wrangler} (\`wrangler dev\`, local D1), ${m.platform} |`,
-    `| load | ${r.options.seconds} s per run after 5 warm-up requests: one request at a time through node:http at c=1, autocannon at c=16 |`,
+    `| load | ${r.options.seconds} s per run after 5 warm-up requests: ${r.options.latencyClient === LATENCY_CLIENT ? "one request at a time through node:http at c=1, autocannon at c=16" : "autocannon at c=1 and c=16 (before the latency runs' own client)"} |`,
     `| load average (1 min) | ${m.loadAverage.map((x) => x.toFixed(2)).join(" at start, ")} at the end (other processes share the machine) |`,
     `| total run time | ${int(r.totalSeconds)} s |`,
     "",
@@ -330,7 +331,7 @@ export function renderMarkdown(r: Results): string {
     "## Method",
     "",
     "- **State**: a persist dir of its own under bench/.data/ (never the developer's .wrangler/): `wrangler d1 migrations apply --local --persist-to`, then `buildSeed({ scale })` written straight into the SQLite file wrangler created (node:sqlite, one transaction), plus an API key whose secret only the run knows; then `wrangler dev --persist-to … --var ENVIRONMENT:development` (rate limits off) on a free loopback port.",
-    "- **Reads**: each scenario gets 5 sequential warm-up requests, then a run at 1 connection (one request at a time on a keep-alive connection through Node's HTTP client, whose parser is native: autocannon's JavaScript parser added 2–4 ms to a 100 KB answer, a cost of the client) and one at 16 (autocannon). p50/p99 come from each response's time, from sending it to the end of its body (sub-millisecond). D1 round trips are the median `Server-Timing: d1;dur=` the responses reported.",
+    `- **Reads**: each scenario gets 5 sequential warm-up requests, then a run at 1 connection (${r.options.latencyClient === LATENCY_CLIENT ? "one request at a time on a keep-alive connection through Node's HTTP client, whose parser is native: autocannon's JavaScript parser added 2–4 ms to a 100 KB answer, a cost of the client" : "autocannon in this run; later runs send one request at a time through Node's HTTP client, whose parser is native, where autocannon's JavaScript one added 2–4 ms to a 100 KB answer"}) and one at 16 (autocannon). p50/p99 come from each response's time, from sending it to the end of its body (sub-millisecond). D1 round trips are the median \`Server-Timing: d1;dur=\` the responses reported.`,
     "- **HTTP floor**: `http_floor`, an authenticated route that passes every middleware and answers without D1 (a 400 for a malformed job id), measured on its own (its rows) and again right before each read run at the same concurrency for half as long (the HTTP floor column: load from other processes drifts, pairs do not). `store` is shown for reference (1 D1 round trip). The server is `wrangler dev` serving the bundle of `wrangler deploy --dry-run` (no_bundle), so edits to src/ during a run change nothing.",
     "- **SQL floor**: the statements the engine sends for one hot request, captured by calling the served bundle's `fetch` in Node over a recording D1 shim (bench/lib/d1-shim.ts) on a byte copy of the same database, then run with node:sqlite on that copy, prepared once, in order; the median per request. The capture's round-trip count is checked against Server-Timing.",
     "- **Engine overhead** = API − HTTP floor − SQL floor; **ratio** = API / (HTTP floor + SQL floor). At c=1 the times are median latencies; at c=16 they are the time per request under saturation (1000 / req/s), for the route and the HTTP floor alike.",
