@@ -30,6 +30,7 @@ import { catalogSize, type ExportStage, runExportHttp, runExportInProcess } from
 import { LATENCY_CLIENT } from "./lib/load.ts";
 import { log } from "./lib/log.ts";
 import { machine } from "./lib/machine.ts";
+import { machineSpeed, speedText } from "./lib/machine-speed.ts";
 import { type MemoryStage, runMemoryStage } from "./lib/memory-stage.ts";
 import { BENCH_DIR } from "./lib/paths.ts";
 import { runPlansStage } from "./lib/plans-stage.ts";
@@ -161,6 +162,8 @@ async function main(argv: string[]) {
   const runId = randomBytes(3).toString("hex");
   const started = performance.now();
   const loadAtStart = loadavg()[0] ?? 0;
+  const speedAtStart = machineSpeed();
+  log(`machine speed: ${speedText(speedAtStart)}`);
   const errors: string[] = [];
   const setup: Record<string, number> = {};
 
@@ -174,7 +177,7 @@ async function main(argv: string[]) {
     const bundle = buildBundle(join(workDir, "bundle"));
     const o = { bundle: bundle.entry, workDir, secret, quick, errors };
     const saved = JSON.parse(readFileSync(previous, "utf8")) as Results;
-    const note = `\`--only ${stage}\` on ${machine(loadAtStart).date}`;
+    const note = `\`--only ${stage}\` on ${new Date().toISOString()} (machine at ${speedText(speedAtStart)})`;
     const results = { ...saved };
     if (stage === "plans") {
       const plans = await runPlansStage(o);
@@ -426,7 +429,7 @@ async function main(argv: string[]) {
   const fresh: Results = {
     mode: quick ? "quick" : "full",
     scale,
-    machine: machine(loadAtStart),
+    machine: machine(loadAtStart, speedAtStart),
     options: {
       seconds,
       bulkBytes,
@@ -472,7 +475,10 @@ async function main(argv: string[]) {
  */
 function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
   const merged = { ...saved };
-  const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}`;
+  const speed = fresh.machine.speed
+    ? ` (machine at ${speedText(Math.min(...fresh.machine.speed))} or more)`
+    : "";
+  const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}${speed}`;
   if (only.includes("bulk")) {
     merged.bulk = fresh.bulk;
     merged.compareBulk = fresh.compareBulk;

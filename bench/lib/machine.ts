@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
+import { machineSpeed } from "./machine-speed.ts";
 import { PROJECT_ROOT } from "./paths.ts";
 
 const git = (...args: string[]) => {
@@ -19,8 +20,11 @@ const version = (pkg: string) =>
     }
   ).version;
 
-/** What the numbers were measured on; `loadAverageAtStart` is the 1-minute load average when the run began. */
-export function machine(loadAverageAtStart: number) {
+/**
+ * What the numbers were measured on; `loadAverageAtStart` is the 1-minute load average when the run
+ * began, `speedAtStart` the machine's speed then (lib/machine-speed.ts), measured again now.
+ */
+export function machine(loadAverageAtStart: number, speedAtStart: number) {
   const commit = git("rev-parse", "--short=12", "HEAD") || "unknown";
   const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
   return {
@@ -33,5 +37,7 @@ export function machine(loadAverageAtStart: number) {
     wrangler: version("wrangler"),
     platform: `${process.platform} ${process.arch}`,
     loadAverage: [loadAverageAtStart, loadavg()[0] ?? 0],
+    /** Single-row inserts a second in node:sqlite at the start and at the end (absent before 2026-11-27). */
+    speed: [speedAtStart, machineSpeed()] as [number, number] | undefined,
   };
 }
