@@ -480,6 +480,7 @@ function mergeStages(saved: Results, fresh: Results, only: string[]): Results {
     : "";
   const note = `\`--only ${only.join(",")}\` on ${fresh.machine.date}, commit ${fresh.machine.commit}${speed}`;
   if (only.includes("bulk")) {
+    merged.bulkRun = note;
     merged.bulk = fresh.bulk;
     merged.compareBulk = fresh.compareBulk;
   }

@@ -283,6 +283,7 @@ export function renderMarkdown(r: Results): string {
     "",
     "## Bulk jobs (POST to final state)",
     "",
+    ...(r.bulkRun ? [`Measured by ${r.bulkRun}.`, ""] : []),
     ...bulkTable(r.bulk),
     ...compareBulkSection(r),
     "",

@@ -107,6 +107,8 @@ export interface Results {
   data: Record<string, number>;
   reads: ReadResult[];
   bulk: BulkResult[];
+  /** The `--only bulk` run that measured `bulk` and `compareBulk`, when not the run in the header. */
+  bulkRun?: string;
   /** The same bulk jobs on the compare catalog (`--compare-scale`). */
   compareBulk?: { scale: number; jobs: BulkResult[] };
   bundle?: BundleSize;
