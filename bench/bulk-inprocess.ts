@@ -33,9 +33,15 @@ const { recorder, env, ctx, queued, settle } = inProcessEnv(db);
 const probe = memoryProbe(input.memory ?? false);
 
 const out = [];
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 for (const job of input.jobs) {
   let body: string | undefined = readFileSync(job.bodyFile, "utf8");
   const started = performance.now();
+  const cpuStarted = cpuNow();
   probe.start();
   const res = await worker.fetch(
     new Request(`http://127.0.0.1${job.path}`, {
@@ -99,6 +105,7 @@ for (const job of input.jobs) {
     status: res.status === 202 ? (row?.status ?? "missing") : `HTTP ${res.status}`,
     acceptMs,
     wallMs: performance.now() - started,
+    cpuMs: cpuNow() - cpuStarted,
     messages,
     d1CallsPerMessage: messages > 0 ? d1Calls / messages : 0,
     messageMs: summary(messageMs),

@@ -6,7 +6,8 @@
  * once the job is done), then measured (a full GC before each message, its peak heap as the memory
  * stage measures it).
  *
- * Input: one JSON argument {bundle, sqliteFile, secret, exports: [{key, path, body}]}.
+ * Input: one JSON argument {bundle, sqliteFile, secret, exports: [{key, path, body}], heap?}; with
+ * `heap: false` each export runs once, timed only (bench/ab.ts).
  */
 
 import type { CapturedStatement } from "./lib/d1-shim.ts";
@@ -19,6 +20,7 @@ interface Input {
   sqliteFile: string;
   secret: string;
   exports: { key: string; path: string; body: string }[];
+  heap?: boolean;
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as Input;
@@ -36,6 +38,7 @@ const readsCatalog = (s: CapturedStatement) =>
 /** One export from its POST to its last message; `probe` measures the heap of each message. */
 async function runExport(job: Input["exports"][number], probe: ReturnType<typeof memoryProbe>) {
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const res = await worker.fetch(
     new Request(`http://127.0.0.1${job.path}`, {
       method: "POST",
@@ -71,6 +74,7 @@ async function runExport(job: Input["exports"][number], probe: ReturnType<typeof
     for (const trip of recorder.take()) catalogReads.push(...trip.statements.filter(readsCatalog));
   }
   const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStarted);
   const row = db.prepare("SELECT status, processed_records, chunk_count FROM jobs WHERE id = ?").get(jobId) as
     | { status: string; processed_records: number; chunk_count: number }
     | undefined;
@@ -88,6 +92,7 @@ async function runExport(job: Input["exports"][number], probe: ReturnType<typeof
     bytes: file?.size ?? 0,
     messages: messageMs.length,
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     messageMs: { median: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, max: sorted.at(-1) ?? 0 },
     floorMs,
     floorStatements: catalogReads.length,
@@ -98,6 +103,10 @@ async function runExport(job: Input["exports"][number], probe: ReturnType<typeof
 const out = [];
 for (const job of input.exports) {
   const timed = await runExport(job, memoryProbe(false));
+  if (input.heap === false) {
+    out.push(timed);
+    continue;
+  }
   const measured = await runExport(job, memoryProbe(true));
   out.push({ ...timed, memory: measured.memory });
 }

@@ -77,6 +77,8 @@ export interface InProcessBulk {
   status: string;
   acceptMs: number;
   wallMs: number;
+  /** This process's CPU time over the job (the bundle's JavaScript and node:sqlite). */
+  cpuMs?: number;
   messages: number;
   d1CallsPerMessage: number;
   /** Time of each queue message (a chunk, or a replay's continuation), ms. */
