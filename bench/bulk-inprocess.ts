@@ -8,6 +8,7 @@
  * With `memory` (and node --expose-gc) each job also reports its heap figures (lib/memory-probe.ts).
  */
 import { readFileSync } from "node:fs";
+import { cpuNow } from "./lib/cpu-time.ts";
 import { openDb } from "./lib/database.ts";
 import { memoryProbe } from "./lib/memory-probe.ts";
 import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
@@ -33,11 +34,6 @@ const { recorder, env, ctx, queued, settle } = inProcessEnv(db);
 const probe = memoryProbe(input.memory ?? false);
 
 const out = [];
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 for (const job of input.jobs) {
   let body: string | undefined = readFileSync(job.bodyFile, "utf8");
   const started = performance.now();

@@ -10,6 +10,7 @@
  * `heap: false` each export runs once, timed only (bench/ab.ts).
  */
 
+import { cpuNow } from "./lib/cpu-time.ts";
 import type { CapturedStatement } from "./lib/d1-shim.ts";
 import { openDb } from "./lib/database.ts";
 import { memoryProbe } from "./lib/memory-probe.ts";
@@ -38,7 +39,7 @@ const readsCatalog = (s: CapturedStatement) =>
 /** One export from its POST to its last message; `probe` measures the heap of each message. */
 async function runExport(job: Input["exports"][number], probe: ReturnType<typeof memoryProbe>) {
   const started = performance.now();
-  const cpuStarted = process.cpuUsage();
+  const cpuStarted = cpuNow();
   const res = await worker.fetch(
     new Request(`http://127.0.0.1${job.path}`, {
       method: "POST",
@@ -74,7 +75,7 @@ async function runExport(job: Input["exports"][number], probe: ReturnType<typeof
     for (const trip of recorder.take()) catalogReads.push(...trip.statements.filter(readsCatalog));
   }
   const wallMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuStarted);
+  const cpuMs = cpuNow() - cpuStarted;
   const row = db.prepare("SELECT status, processed_records, chunk_count FROM jobs WHERE id = ?").get(jobId) as
     | { status: string; processed_records: number; chunk_count: number }
     | undefined;
@@ -92,7 +93,7 @@ async function runExport(job: Input["exports"][number], probe: ReturnType<typeof
     bytes: file?.size ?? 0,
     messages: messageMs.length,
     wallMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuMs,
     messageMs: { median: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0, max: sorted.at(-1) ?? 0 },
     floorMs,
     floorStatements: catalogReads.length,

@@ -9,6 +9,7 @@
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { OPTIMIZE_SQL } from "../src/db/planner-statistics.ts";
+import { cpuNow } from "./lib/cpu-time.ts";
 import { openDb } from "./lib/database.ts";
 import type { MatchReplay, PlansCase, PlansJob } from "./lib/plans-stage.ts";
 import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
@@ -27,10 +28,6 @@ const { env, ctx, queued, settle, recorder } = inProcessEnv(db);
 const PUSH_RECORDS = 2000; // products per push job (one 10 MB body holds about 20,000 records)
 
 /** CPU ms of this process: the machine is shared, so wall time counts other processes' turns too. */
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 /** The last variant match a job sent (its SQL and 2,000-key parameter), to replay. */
 let lastMatch: { sql: string; params: SQLInputValue[] } | undefined;
 /** CPU ms spent inside the D1 binding (node:sqlite running the statements), summed over the run. */

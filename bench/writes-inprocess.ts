@@ -9,6 +9,7 @@
  * Input: one JSON argument {bundle, sqliteFile, secret, records}. Output: JSON of WritesFeed[].
  */
 import { appendFileSync } from "node:fs";
+import { cpuNow } from "./lib/cpu-time.ts";
 import { openDb, statementCache } from "./lib/database.ts";
 import { inProcessEnv, loadWorker } from "./lib/worker-env.ts";
 import type { WritesFeed, WritesRun } from "./lib/writes-stage.ts";
@@ -29,11 +30,6 @@ const input = JSON.parse(process.argv[2] ?? "{}") as Input;
 const worker = await loadWorker(input.bundle);
 const db = openDb(input.sqliteFile);
 const { env, ctx, queued, settle, recorder } = inProcessEnv(db);
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 /**
  * Rows written by statements on catalog tables (what `writes.rows_written` counts), summed from the
  * D1 stand-in's results: the same figure for a bundle older than the `writes` field. And the CPU
