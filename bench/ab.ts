@@ -11,7 +11,6 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { WRANGLER_JS } from "../scripts/lib/wrangler.ts";
 import { type AbSample, summarizeAb } from "./lib/ab-summary.ts";
 import { productsPayload, variantsPayload } from "./lib/bulk.ts";
 import { buildBundle } from "./lib/bundle.ts";
@@ -58,22 +57,15 @@ function baseBundle(ref: string): { entry: string; commit: string } {
   const tree = join(dir, "base-tree");
   const out = join(dir, "base");
   rmSync(tree, { recursive: true, force: true });
-  rmSync(out, { recursive: true, force: true });
   execFileSync("git", ["worktree", "prune"], { cwd: PROJECT_ROOT });
   execFileSync("git", ["worktree", "add", "--detach", tree, commit], { cwd: PROJECT_ROOT, stdio: "ignore" });
   try {
     symlinkSync(join(PROJECT_ROOT, "node_modules"), join(tree, "node_modules"));
-    const built = spawnSync(process.execPath, [WRANGLER_JS, "deploy", "--dry-run", "--outdir", out], {
-      cwd: tree,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      encoding: "utf8",
-    });
-    if (built.status !== 0) throw new Error(`building ${ref}'s bundle failed: ${built.stderr.slice(-2000)}`);
+    return { entry: buildBundle(out, tree).entry, commit: commit.slice(0, 12) };
   } finally {
     rmSync(tree, { recursive: true, force: true });
     execFileSync("git", ["worktree", "prune"], { cwd: PROJECT_ROOT });
   }
-  return { entry: join(out, "index.js"), commit: commit.slice(0, 12) };
 }
 
 /** Runs one child harness on a fresh copy of the seeded catalog; its JSON output. */

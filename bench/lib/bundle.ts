@@ -28,11 +28,12 @@ const walk = (dir: string): string[] =>
  * `wrangler deploy --dry-run --outdir`: the Worker exactly as it would be uploaded. Its size is
  * measured (modules only: no source map, no README), and the benchmark serves and captures this
  * very bundle, so edits to src/ during a run neither reload the server nor change what is measured.
+ * `checkout`: another worktree of the project to build (bench/ab.ts builds the commit it compares with).
  */
-export function buildBundle(dir: string): Bundle {
+export function buildBundle(dir: string, checkout = PROJECT_ROOT): Bundle {
   rmSync(dir, { recursive: true, force: true });
   const started = performance.now();
-  runWrangler(["deploy", "--dry-run", "--outdir", dir], { quiet: true });
+  runWrangler(["deploy", "--dry-run", "--outdir", dir], { quiet: true, cwd: checkout });
   const buildMs = Math.round(performance.now() - started);
   const files = walk(dir)
     .filter((f) => !f.endsWith(".map") && !f.endsWith("README.md"))

@@ -45,11 +45,12 @@ export const environmentArgs = (): string[] =>
 
 /**
  * Runs wrangler to completion. stdin is closed so confirmation prompts take their
- * non-interactive default instead of waiting; `quiet` captures the output and shows it only on failure.
+ * non-interactive default instead of waiting; `quiet` captures the output and shows it only on failure;
+ * `cwd` runs it in another checkout of the project (the project root by default).
  */
-export function runWrangler(args: string[], options: { quiet?: boolean } = {}): void {
+export function runWrangler(args: string[], options: { quiet?: boolean; cwd?: string } = {}): void {
   const result = spawnSync(process.execPath, [WRANGLER_JS, ...args], {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? PROJECT_ROOT,
     env: wranglerEnv(),
     stdio: ["ignore", options.quiet ? "pipe" : "inherit", options.quiet ? "pipe" : "inherit"],
     encoding: "utf8",
