@@ -13,15 +13,27 @@ export interface DevServer {
   startMs: number;
 }
 
+/**
+ * Below Linux's default ephemeral range (32768-60999): the kernel hands ports from that range to
+ * every outgoing connection and every `listen(0)` (workerd's own internal sockets among them), so a
+ * port found free there can be taken in the seconds before wrangler binds it (the dev script first
+ * migrates and seeds). Ports here are only taken by someone who asks for one by number.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_000 } as const;
+
+/** A loopback port, outside the ephemeral range, that nothing listens on right now. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (;;) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
@@ -33,7 +45,26 @@ export async function freePort(): Promise<number> {
  * script (migrations, demo seed, local cron triggers). `--log-level warn` leaves out the
  * per-request log lines (errors still reach the log file).
  */
-export async function startWranglerDev(options: {
+export async function startWranglerDev(options: StartOptions): Promise<DevServer> {
+  // Ports the caller chose are kept (a restart must come back on the same origin); ports chosen
+  // here are chosen again when another process bound one first.
+  const pickPort = options.pickPort ?? freePort;
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await pickPort());
+    const inspectorPort = options.inspectorPort ?? (await pickPort());
+    try {
+      return await startOnce(options, port, inspectorPort);
+    } catch (error) {
+      const chosenHere = options.port === undefined || options.inspectorPort === undefined;
+      if (!chosenHere || attempt >= PORT_ATTEMPTS || !/Address already in use/.test(String(error)))
+        throw error;
+    }
+  }
+}
+
+const PORT_ATTEMPTS = 3;
+
+interface StartOptions {
   persistTo: string;
   secret: string;
   logFile: string;
@@ -44,10 +75,12 @@ export async function startWranglerDev(options: {
   vars?: Record<string, string>;
   port?: number;
   inspectorPort?: number;
+  /** How a free port is found when none is given (`freePort`; a test hands out a taken one). */
+  pickPort?: () => Promise<number>;
   timeoutMs?: number;
-}): Promise<DevServer> {
-  const port = options.port ?? (await freePort());
-  const inspectorPort = options.inspectorPort ?? (await freePort());
+}
+
+async function startOnce(options: StartOptions, port: number, inspectorPort: number): Promise<DevServer> {
   const logOffset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const log = openSync(options.logFile, "a");
   const started = performance.now();
