@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { freePort, startWranglerDev, stopProcessGroup } from "./dev-process.ts";
+import { freePort, logTail, startWranglerDev, stopProcessGroup } from "./dev-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "storefront-dev-process-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,4 +79,14 @@ test("a port chosen for wrangler dev and bound by another process first is chose
 
 test("freePort chooses a port below the kernel's ephemeral range, which outgoing connections use", async () => {
   for (let i = 0; i < 20; i++) assert.ok((await freePort()) < 32_768);
+});
+
+test("a failure's log lines keep its error lines when a crash dump fills the tail", () => {
+  const dump = Array.from({ length: 40 }, (_, i) => `goroutine ${i} [chan send]:`);
+  const tail = logTail(
+    ["starting", "✘ [ERROR] Address already in use (127.0.0.1:20001).", ...dump].join("\n"),
+  );
+  assert.match(tail, /Address already in use/);
+  assert.match(tail, /goroutine 39 /);
+  assert.doesNotMatch(tail, /starting|goroutine 0 /);
 });

@@ -134,8 +134,13 @@ async function waitUntilServing(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`wrangler dev exited (${child.exitCode}); see ${logFile.file}${logTail(logFile)}`);
+    if (child.exitCode !== null) {
+      // What it started in its group (workerd, esbuild) does not always end with it.
+      signalGroup(child, "SIGKILL");
+      const log = startLog(logFile);
+      const message = `wrangler dev exited (${child.exitCode}); see ${logFile.file}${logTail(log)}`;
+      throw /Address already in use/.test(log) ? new PortTakenError(message) : new Error(message);
+    }
     try {
       const res = await fetch(`${origin}/api/v1/store`, {
         headers: { authorization: `Bearer ${secret}` },
@@ -150,43 +155,51 @@ async function waitUntilServing(
   }
   await stopProcessGroup(child);
   throw new Error(
-    `wrangler dev did not answer within ${timeoutMs} ms; see ${logFile.file}${logTail(logFile)}`,
+    `wrangler dev did not answer within ${timeoutMs} ms; see ${logFile.file}${logTail(startLog(logFile))}`,
   );
 }
 
-/**
- * The last lines this start wrote to its log, so that a failure reads in the output of a run whose
- * files are gone (CI). Leaves out the lines of the `Request.cf` look-up, which fails harmlessly
- * without network.
- */
-function logTail({ file, offset }: { file: string; offset: number }, lines = 15): string {
+/** A start that failed because another process bound its port (or inspector port) first. */
+class PortTakenError extends Error {}
+
+/** What this start wrote to its (appended) log, without terminal colours. */
+function startLog({ file, offset }: { file: string; offset: number }): string {
   try {
-    const text = stripVTControlCharacters(readFileSync(file).subarray(offset).toString("utf8"));
-    const kept = text
-      .split("\n")
-      .filter((l) => l.trim() !== "" && !/Request\.cf|workers\.cloudflare\.com|GetAddrInfoReqWrap/.test(l))
-      .slice(-lines);
-    return kept.length > 0 ? `; its last lines:\n${kept.map((l) => `    ${l}`).join("\n")}` : "";
+    return stripVTControlCharacters(readFileSync(file).subarray(offset).toString("utf8"));
   } catch {
     return "";
   }
 }
 
+/**
+ * The last lines of a start's log, after its error lines from further up (a crash's goroutine dump
+ * can fill the tail), so that a failure reads in the output of a run whose files are gone (CI).
+ * Leaves out the lines of the `Request.cf` look-up, which fails harmlessly without network.
+ */
+export function logTail(log: string, lines = 15): string {
+  const all = log
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/Request\.cf|workers\.cloudflare\.com|GetAddrInfoReqWrap/.test(l));
+  const kept = [...all.slice(0, -lines).filter((l) => /\[ERROR\]/.test(l)), ...all.slice(-lines)];
+  return kept.length > 0 ? `; its last lines:\n${kept.map((l) => `    ${l}`).join("\n")}` : "";
+}
+
 /** SIGTERM to the (detached) process group a script started, then SIGKILL if it lingers. */
 export async function stopProcessGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const signal = (s: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, s);
-    } catch {
-      // already gone
-    }
-  };
-  signal("SIGTERM");
+  signalGroup(child, "SIGTERM");
   if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
-    signal("SIGKILL");
+    signalGroup(child, "SIGKILL");
     await Promise.race([exited, sleep(5_000)]);
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
   }
 }
