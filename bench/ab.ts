@@ -7,7 +7,8 @@
  * takes a minute or two. The catalog is seeded with the working tree's migrations and seed: a base
  * whose schema differs in a way its bundle cannot run on fails its jobs, and the table says so.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -16,9 +17,10 @@ import { productsPayload, variantsPayload } from "./lib/bulk.ts";
 import { buildBundle } from "./lib/bundle.ts";
 import { readCatalog } from "./lib/catalog-refs.ts";
 import { createState, loadSeed, snapshot } from "./lib/database.ts";
+import { runHarness } from "./lib/harness.ts";
 import { log } from "./lib/log.ts";
 import { machineSpeed, speedText } from "./lib/machine-speed.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS, PROJECT_ROOT } from "./lib/paths.ts";
+import { BENCH_DIR, PROJECT_ROOT } from "./lib/paths.ts";
 
 const USAGE = `Usage: npm run bench:ab -- --base REF [--rounds N] [--scale S] [--bulk-mb M] [--no-exports]
 
@@ -73,19 +75,9 @@ function runChild(script: string, input: Record<string, unknown>, seed: string):
   const file = join(dir, "run.sqlite");
   for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
   copyFileSync(seed, file);
-  const child = spawnSync(
-    process.execPath,
-    [
-      "--expose-gc",
-      ...BUNDLE_NODE_FLAGS,
-      join(BENCH_DIR, script),
-      JSON.stringify({ ...input, sqliteFile: file }),
-    ],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (child.status !== 0)
-    throw new Error(`${script} failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
-  return JSON.parse(child.stdout) as Record<string, unknown>[];
+  const run = runHarness<Record<string, unknown>[]>(script, { ...input, sqliteFile: file });
+  if ("failure" in run) throw new Error(`${script} failed ${run.failure}`);
+  return run.output;
 }
 
 mkdirSync(dir, { recursive: true });

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -13,8 +12,8 @@ import {
 import { clearingFloor, productsFloor, variantsFloor } from "./bulk-floor.ts";
 import { readCatalog } from "./catalog-refs.ts";
 import { openDb } from "./database.ts";
+import { runHarness } from "./harness.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 import type { BulkResult, InProcessBulk } from "./results.ts";
 
 /** The market and locale the clearing updates remove: ones the other jobs do not write. */
@@ -175,16 +174,12 @@ export function inProcessBulk(o: {
     secret: o.secret,
     jobs: o.stages.map((s) => ({ key: s.result.key, path: s.path, bodyFile: s.bodyFile })),
   };
-  const child = spawnSync(
-    process.execPath,
-    [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "bulk-inprocess.ts"), JSON.stringify(input)],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (child.status !== 0) {
-    o.errors.push(`in-process bulk failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+  const run = runHarness<InProcessBulk[]>("bulk-inprocess.ts", input);
+  if ("failure" in run) {
+    o.errors.push(`in-process bulk failed ${run.failure}`);
     return;
   }
-  for (const r of JSON.parse(child.stdout) as InProcessBulk[]) {
+  for (const r of run.output) {
     const stage = o.stages.find((s) => s.result.key === r.key);
     if (stage) stage.result.inProcess = r;
     log(

@@ -1,12 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { runBulk } from "./bulk.ts";
 import { openDb } from "./database.ts";
 import { catalogRecordRows, pushBack, type RoundTrip } from "./export-round-trip.ts";
+import { runHarness } from "./harness.ts";
 import { log } from "./log.ts";
 import type { JobMemory } from "./memory-probe.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /**
  * Export jobs of the whole catalog (products as JSONL, variants as CSV): over wrangler dev from the
@@ -136,16 +135,12 @@ export function runExportInProcess(o: {
     secret: o.secret,
     exports: EXPORTS.map((e) => ({ key: e.key, path: e.path, body: JSON.stringify(e.body) })),
   };
-  const child = spawnSync(
-    process.execPath,
-    ["--expose-gc", ...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "export-inprocess.ts"), JSON.stringify(input)],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (child.status !== 0) {
-    o.errors.push(`export in-process run failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+  const run = runHarness<InProcessExport[]>("export-inprocess.ts", input, { exposeGc: true });
+  if ("failure" in run) {
+    o.errors.push(`export in-process run failed ${run.failure}`);
     return [];
   }
-  const runs = JSON.parse(child.stdout) as InProcessExport[];
+  const runs = run.output;
   for (const r of runs)
     if (r.status !== "done") o.errors.push(`export ${r.key} in process ended ${r.status}`);
   return runs;

@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { productsPayload, variantsPayload } from "./bulk.ts";
 import { openDb } from "./database.ts";
+import { runHarness } from "./harness.ts";
 import { log } from "./log.ts";
 import type { JobMemory } from "./memory-probe.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /**
  * The JS heap of the bulk path, measured with the served bundle in Node
@@ -115,17 +114,13 @@ export function runMemoryStage(o: {
     jobs: jobList.map(({ key, path, bodyFile }) => ({ key, path, bodyFile })),
   };
   log(`memory: ${o.jobs} jobs in Node with --expose-gc (a full GC before every handler call)`);
-  const child = spawnSync(
-    process.execPath,
-    ["--expose-gc", ...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "bulk-inprocess.ts"), JSON.stringify(input)],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
+  const run = runHarness<ChildJob[]>("bulk-inprocess.ts", input, { exposeGc: true });
   for (const j of new Set(jobList)) rmSync(j.bodyFile, { force: true });
-  if (child.status !== 0) {
-    o.errors.push(`memory run failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+  if ("failure" in run) {
+    o.errors.push(`memory run failed ${run.failure}`);
     return undefined;
   }
-  const jobs = (JSON.parse(child.stdout) as ChildJob[]).map((j) => ({
+  const jobs = run.output.map((j) => ({
     key: j.key,
     status: j.status,
     wallMs: j.wallMs,

@@ -1,9 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { OPTIMIZE_SQL } from "../../src/db/planner-statistics.ts";
 import { createState, loadSeed, openDb, snapshot } from "./database.ts";
+import { runHarness } from "./harness.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 
 /** One bulk job (or a series of push jobs) of the plans stage. */
 export interface PlansJob {
@@ -76,16 +75,12 @@ export async function runPlansStage(o: {
     snapshot(migrated, file);
     await loadSeed(file, SEED_SCALE[scenario], o.secret);
     const input = { bundle: o.bundle, sqliteFile: file, secret: o.secret, scenario };
-    const child = spawnSync(
-      process.execPath,
-      [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "plans-inprocess.ts"), JSON.stringify(input)],
-      { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
-    );
-    if (child.status !== 0) {
-      o.errors.push(`plans ${scenario} failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+    const run = runHarness<PlansCase[]>("plans-inprocess.ts", input, { maxBufferMb: 16 });
+    if ("failure" in run) {
+      o.errors.push(`plans ${scenario} failed ${run.failure}`);
       continue;
     }
-    for (const c of JSON.parse(child.stdout) as PlansCase[]) {
+    for (const c of run.output) {
       cases.push(c);
       for (const j of c.jobs) {
         log(

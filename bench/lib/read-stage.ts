@@ -1,10 +1,8 @@
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import type { Scenario } from "../scenarios.ts";
 import { type SqlFloor, sqlFloor } from "./floors.ts";
+import { runHarness } from "./harness.ts";
 import { load, probe } from "./load.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 import type { Capture, CpuStage, ReadResult } from "./results.ts";
 
 /** Every scenario (reads and floors) at each concurrency against the running server. */
@@ -75,16 +73,12 @@ export function captureCpu(o: {
     budgetMs: o.budgetMs,
     scenarios: o.scenarios.map((s) => ({ key: s.key, path: s.path })),
   };
-  const child = spawnSync(
-    process.execPath,
-    [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "capture.ts"), JSON.stringify(input)],
-    { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
-  );
-  if (child.status !== 0) {
-    o.errors.push(`cpu stage: SQL capture failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+  const run = runHarness<Capture[]>("capture.ts", input, { maxBufferMb: 512 });
+  if ("failure" in run) {
+    o.errors.push(`cpu stage: SQL capture failed ${run.failure}`);
     return [];
   }
-  const captures = JSON.parse(child.stdout) as Capture[];
+  const captures = run.output;
   const out = [];
   for (const scenario of o.scenarios) {
     const capture = captures.find((c) => c.key === scenario.key);

@@ -1,8 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { createState, loadSeed, snapshot, tableCounts } from "./database.ts";
+import { runHarness } from "./harness.ts";
 import { log } from "./log.ts";
-import { BENCH_DIR, BUNDLE_NODE_FLAGS } from "./paths.ts";
 import { type HttpWrites, httpWritesTargets, runHttpWrites } from "./writes-http.ts";
 
 /** One send of a feed: first, re-sent unchanged, or re-sent with a tenth of its records changed. */
@@ -81,16 +80,12 @@ export async function runWritesStage(o: {
       records: o.quick ? 50 : 1000,
       replays: o.quick ? 2 : 5,
     };
-    const child = spawnSync(
-      process.execPath,
-      [...BUNDLE_NODE_FLAGS, join(BENCH_DIR, "writes-inprocess.ts"), JSON.stringify(input)],
-      { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
-    );
-    if (child.status !== 0) {
-      o.errors.push(`writes scale ${scale} failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+    const run = runHarness<WritesFeed[]>("writes-inprocess.ts", input, { maxBufferMb: 16 });
+    if ("failure" in run) {
+      o.errors.push(`writes scale ${scale} failed ${run.failure}`);
       continue;
     }
-    const feeds = JSON.parse(child.stdout) as WritesFeed[];
+    const feeds = run.output;
     for (const f of feeds) {
       for (const r of f.runs) {
         log(
