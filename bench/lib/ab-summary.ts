@@ -42,11 +42,11 @@ const median = (values: number[]) => {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-const spread = (values: number[]) => ({
-  median: median(values),
-  min: Math.min(...values),
-  max: Math.max(...values),
-});
+/** Median, smallest and largest; all NaN when no round finished. */
+const spread = (values: number[]) =>
+  values.length === 0
+    ? { median: Number.NaN, min: Number.NaN, max: Number.NaN }
+    : { median: median(values), min: Math.min(...values), max: Math.max(...values) };
 
 /**
  * Each job's two bundles compared round by round: a round runs both in turn on copies of the same
@@ -63,9 +63,7 @@ export function summarizeAb(samples: AbSample[]): AbRow[] {
       const head = of.find((s) => s.round === round && s.side === "head" && s.status === "done");
       return base && head ? [{ base, head }] : [];
     });
-    const cpuRatios = pairs.map((p) => p.head.cpuMs / p.base.cpuMs);
-    const cpuRatio =
-      pairs.length > 0 ? spread(cpuRatios) : { median: Number.NaN, min: Number.NaN, max: Number.NaN };
+    const cpuRatio = spread(pairs.map((p) => p.head.cpuMs / p.base.cpuMs));
     const verdict =
       pairs.length < MIN_ROUNDS
         ? "within the spread"
@@ -86,10 +84,7 @@ export function summarizeAb(samples: AbSample[]): AbRow[] {
         cpuMs: median(pairs.map((p) => p.head.cpuMs)),
       },
       cpuRatio,
-      wallRatio:
-        pairs.length > 0
-          ? spread(pairs.map((p) => p.head.wallMs / p.base.wallMs))
-          : { median: Number.NaN, min: Number.NaN, max: Number.NaN },
+      wallRatio: spread(pairs.map((p) => p.head.wallMs / p.base.wallMs)),
       verdict,
       failed,
     };
