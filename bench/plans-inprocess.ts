@@ -27,7 +27,6 @@ const db = openDb(input.sqliteFile);
 const { env, ctx, queued, settle, recorder } = inProcessEnv(db);
 const PUSH_RECORDS = 2000; // products per push job (one 10 MB body holds about 20,000 records)
 
-/** CPU ms of this process: the machine is shared, so wall time counts other processes' turns too. */
 /** The last variant match a job sent (its SQL and 2,000-key parameter), to replay. */
 let lastMatch: { sql: string; params: SQLInputValue[] } | undefined;
 /** CPU ms spent inside the D1 binding (node:sqlite running the statements), summed over the run. */
